@@ -1,0 +1,34 @@
+// What a policy returns: the driver carries these out (simulator: directly; plugin:
+// through Slurm's select_nodes).
+#ifndef EASYPP_CORE_DECISION_H
+#define EASYPP_CORE_DECISION_H
+
+#include <vector>
+
+#include "core/job.h"
+
+namespace easypp {
+
+struct Reservation {
+  JobId job = 0;
+  Time start = 0;  // planned start (on predictions)
+};
+
+struct Decision {
+  // Jobs to start now, in the order the policy chose them.
+  std::vector<JobId> start;
+  // Which of `start` were backfilled (started ahead of a blocked higher-priority job).
+  std::vector<JobId> backfilled;
+  // Planned start times of waiting jobs that do not start now (at least the first blocked
+  // job's reservation; conservative policies give one per job). Drivers show these as
+  // start estimates (squeue --start) and metrics use them for predictability.
+  std::vector<Reservation> reservations;
+  // Running jobs to kill and requeue (restart from the beginning later): papers 002, 004.
+  std::vector<JobId> kill_requeue;
+  // How many waiting jobs the pass examined (sdiag's "depth").
+  int examined = 0;
+};
+
+}  // namespace easypp
+
+#endif

@@ -1,0 +1,52 @@
+// The job model every policy sees. Slurm-independent: the simulator and the plugin both
+// translate their own records into these.
+#ifndef EASYPP_CORE_JOB_H
+#define EASYPP_CORE_JOB_H
+
+#include <cstdint>
+#include <vector>
+
+namespace easypp {
+
+using Time = std::int64_t;  // seconds (epoch or simulated)
+using JobId = std::uint64_t;
+using UserId = std::uint32_t;
+
+struct Job {
+  JobId id = 0;
+  UserId user = 0;
+  Time submit = 0;
+  int procs = 1;
+  // The user's estimate: the kill time. Predictions never change it.
+  Time estimate = 0;
+  // What the scheduler plans with (seconds of runtime). For EASY it equals the estimate.
+  Time prediction = 0;
+  // Upward corrections so far (a running job that outlived its prediction).
+  int corrections = 0;
+  // Queue partition for partitioned policies (paper 001); 0 when the machine is one pool.
+  int partition = 0;
+};
+
+struct RunningJob {
+  Job job;
+  Time start = 0;
+  // When the scheduler believes the processors come back.
+  Time predicted_end() const { return start + job.prediction; }
+  // When the job is killed at the latest (its own time limit).
+  Time kill_time() const { return start + job.estimate; }
+};
+
+// A consistent snapshot of one scheduling domain (a machine, or one Slurm partition).
+// `waiting` is in priority order: the driver decides it (FCFS by submit time in the
+// simulator, Slurm's job priority in the plugin). Policies that reorder (SJF, SJBF) do so
+// on their own copy.
+struct ClusterState {
+  Time now = 0;
+  int procs = 0;  // processors in the domain, free or not
+  std::vector<RunningJob> running;
+  std::vector<Job> waiting;
+};
+
+}  // namespace easypp
+
+#endif

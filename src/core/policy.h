@@ -1,0 +1,51 @@
+// The policy interface: a pure function of a snapshot (plus the policy's own memory of
+// earlier passes where a paper needs it), returning decisions. No simulator or Slurm
+// globals, so the same decision comes out of simulation and slurmctld on the same state.
+#ifndef EASYPP_CORE_POLICY_H
+#define EASYPP_CORE_POLICY_H
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/decision.h"
+#include "core/job.h"
+
+namespace easypp {
+
+// How a driver must prepare jobs for a policy (which predictions, which corrections).
+struct PolicyTraits {
+  // Predictor spec string (libeasypp-predictor); "estimate" for plain EASY.
+  std::string predictor = "estimate";
+  // Correct predictions of running jobs that outlive them (paper 000 section 3.2).
+  bool correct_predictions = false;
+  // Multiply user estimates (X2 family: 2). Applied by the driver to the estimate the
+  // scheduler sees; the kill time the user gave is what the driver enforces.
+  double estimate_factor = 1.0;
+  // Multiply predictions (X2+ / X2++: doubled predictions).
+  double prediction_factor = 1.0;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string_view name() const = 0;
+  virtual const PolicyTraits& traits() const = 0;
+  // Plan one scheduling pass. Must not keep references into `state`.
+  virtual Decision plan(const ClusterState& state) = 0;
+};
+
+struct PolicyOptions {
+  // Overrides the policy's default predictor when non-empty (easypp-sim --predictor).
+  std::string predictor;
+};
+
+// Builds a policy by name ("easy", "easy++", ...). Throws std::invalid_argument naming
+// the bad name and listing the valid ones.
+std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options = {});
+std::vector<std::string> policy_names();
+
+}  // namespace easypp
+
+#endif
