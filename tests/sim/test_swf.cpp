@@ -1,0 +1,184 @@
+// SWF reader: header notes, -1 fields, unsorted input, gzip, malformed lines.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sim/swf.h"
+
+namespace {
+
+using easypp::swf::ParseError;
+using easypp::swf::ReadOptions;
+using easypp::swf::Trace;
+
+std::string data(const std::string& name) {
+  return std::string(EASYPP_SRCDIR) + "/tests/sim/data/" + name;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A unique scratch path under TMPDIR, removed by the caller's fixture.
+std::string scratch(const std::string& name) {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp ? tmp : "/tmp") + "/easypp-test-swf-" + std::to_string(getpid()) +
+         "-" + name;
+}
+
+TEST(SwfReader, HeaderKeepsFirstNumberAndAcknowledge) {
+  Trace t = easypp::swf::read(data("reader_sample.swf"));
+  EXPECT_EQ(t.header.max_procs, 1664);
+  EXPECT_EQ(t.header.max_nodes, 184);
+  EXPECT_EQ(t.header.unix_start_time, 1078605840);
+  ASSERT_EQ(t.header.acknowledge.size(), 1u);
+  EXPECT_EQ(t.header.acknowledge[0], "nobody in particular");
+}
+
+TEST(SwfReader, UnknownFieldsStayMinusOne) {
+  Trace t = easypp::swf::read(data("reader_sample.swf"));
+  ASSERT_EQ(t.records.size(), 4u);
+  const auto& job2 = t.records.back();  // submit 50, last after sorting
+  EXPECT_EQ(job2.job_number, 2);
+  EXPECT_EQ(job2.requested_procs, -1);
+  EXPECT_EQ(job2.requested_time, -1);
+  EXPECT_EQ(job2.allocated_procs, 2);
+  EXPECT_EQ(job2.runtime, 30);
+  EXPECT_EQ(job2.status, 0);
+  EXPECT_EQ(job2.line, 11);
+  EXPECT_EQ(job2.avg_cpu, -1.0);
+}
+
+TEST(SwfReader, UnsortedInputIsStablySortedBySubmit) {
+  Trace t = easypp::swf::read(data("reader_sample.swf"));
+  EXPECT_TRUE(t.was_unsorted);
+  ASSERT_EQ(t.records.size(), 4u);
+  EXPECT_EQ(t.records[0].job_number, 1);
+  EXPECT_EQ(t.records[1].job_number, 3);  // ties keep file order: 3 before 4
+  EXPECT_EQ(t.records[2].job_number, 4);
+  EXPECT_EQ(t.records[3].job_number, 2);
+  EXPECT_EQ(t.records[1].line, 13);
+}
+
+TEST(SwfReader, SortedInputIsNotFlagged) {
+  std::string path = scratch("sorted.swf");
+  {
+    std::ofstream out(path);
+    out << "1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n2 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n";
+  }
+  Trace sorted = easypp::swf::read(path);
+  std::filesystem::remove(path);
+  EXPECT_FALSE(sorted.was_unsorted);
+  EXPECT_EQ(sorted.header.max_procs, -1);
+  EXPECT_EQ(sorted.records.size(), 2u);
+}
+
+TEST(SwfReader, GzipReadsLikePlain) {
+  std::string path = scratch("sample.swf.gz");
+  std::string text = slurp(data("reader_sample.swf"));
+  ASSERT_FALSE(text.empty());
+  gzFile out = gzopen(path.c_str(), "wb9");
+  ASSERT_NE(out, nullptr);
+  ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())),
+            static_cast<int>(text.size()));
+  ASSERT_EQ(gzclose(out), Z_OK);
+  // The file really is compressed (gzip magic), so this exercises inflation.
+  std::string raw = slurp(path);
+  ASSERT_GE(raw.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(raw[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(raw[1]), 0x8b);
+
+  Trace gz = easypp::swf::read(path);
+  Trace plain = easypp::swf::read(data("reader_sample.swf"));
+  std::filesystem::remove(path);
+  ASSERT_EQ(gz.records.size(), plain.records.size());
+  for (size_t i = 0; i < gz.records.size(); ++i) {
+    EXPECT_EQ(gz.records[i].job_number, plain.records[i].job_number);
+    EXPECT_EQ(gz.records[i].submit, plain.records[i].submit);
+    EXPECT_EQ(gz.records[i].runtime, plain.records[i].runtime);
+  }
+  EXPECT_EQ(gz.header.max_procs, 1664);
+}
+
+TEST(SwfReader, MalformedLineNamesFileAndLine) {
+  const std::string path = data("malformed.swf");
+  try {
+    easypp::swf::read(path);
+    FAIL() << "a 17-field line must throw";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":3: expected 18 fields, found 17");
+  }
+}
+
+TEST(SwfReader, SkipBadCountsAndKeepsGoodLines) {
+  Trace t = easypp::swf::read(data("malformed.swf"), ReadOptions{true});
+  EXPECT_EQ(t.skipped_lines, 2);  // line 3 (17 fields) and line 4 ("6x")
+  ASSERT_EQ(t.records.size(), 2u);
+  EXPECT_EQ(t.records[0].job_number, 1);
+  EXPECT_EQ(t.records[1].job_number, 4);
+  EXPECT_EQ(t.header.max_procs, 8);
+}
+
+TEST(SwfReader, NonNumericFieldIsNamed) {
+  std::string path = scratch("bad-field.swf");
+  {
+    std::ofstream out(path);
+    out << "; MaxProcs: 8\n1 0 0 10 1 -1 -1 1 6x -1 1 1 1 1 1 1 -1 -1\n";
+  }
+  try {
+    easypp::swf::read(path);
+    std::filesystem::remove(path);
+    FAIL() << "a non-numeric field must throw";
+  } catch (const ParseError& e) {
+    std::filesystem::remove(path);
+    EXPECT_EQ(std::string(e.what()),
+              path + ":2: field 9 (requested time) is not a number: '6x'");
+  }
+}
+
+TEST(SwfReader, MissingFileIsAnError) {
+  EXPECT_THROW(easypp::swf::read(data("no-such-file.swf")), ParseError);
+}
+
+TEST(SwfReader, BadMaxProcsHeaderNamesLine) {
+  std::string path = scratch("bad-header.swf");
+  {
+    std::ofstream out(path);
+    out << "; MaxProcs: many\n";
+  }
+  try {
+    easypp::swf::read(path);
+    std::filesystem::remove(path);
+    FAIL() << "a non-numeric MaxProcs must throw";
+  } catch (const ParseError& e) {
+    std::filesystem::remove(path);
+    EXPECT_EQ(std::string(e.what()), path + ":1: MaxProcs is not a number: 'many'");
+  }
+}
+
+TEST(SwfReader, RealTraceThunderIsSorted) {
+  const char* dir = std::getenv("EASYPP_TRACES");
+  std::string path = std::string(dir ? dir : "") + "/LLNL-Thunder-2007-1.1-cln.swf.gz";
+  if (!dir || !std::filesystem::exists(path)) {
+    GTEST_SKIP() << "trace not found: " << path << " (set EASYPP_TRACES)";
+  }
+  Trace t = easypp::swf::read(path);
+  EXPECT_TRUE(t.was_unsorted);
+  EXPECT_EQ(t.records.size(), 121039u);
+  EXPECT_EQ(t.header.max_procs, 4008);
+  EXPECT_EQ(t.skipped_lines, 0);
+  for (size_t i = 1; i < t.records.size(); ++i) {
+    ASSERT_LE(t.records[i - 1].submit, t.records[i].submit) << "at record " << i;
+  }
+}
+
+}  // namespace
