@@ -22,6 +22,13 @@ extern "C" {
 /* Bumped on any incompatible change of this header (the soname follows it). */
 #define EPP_ABI_VERSION 1
 
+/* The library is built with hidden visibility; only these functions are exported. */
+#if defined(__GNUC__)
+#define EPP_API __attribute__((visibility("default")))
+#else
+#define EPP_API
+#endif
+
 typedef struct epp_predictor epp_predictor;
 
 /* What a predictor may know of a job. Unknown fields: -1 (runtime) or 0. */
@@ -34,12 +41,13 @@ typedef struct epp_job {
   int64_t runtime;   /* actual runtime, only for clairvoyant `perfect` (simulation); else -1 */
 } epp_job;
 
-/* How a finished job ended; only EPP_END_COMPLETED runs teach history predictors by
- * default (see doc/design.md "what teaches the predictor"). */
+/* How a finished job ended. Which ends teach is the spec key learn= (default "finished":
+ * completed and timed-out jobs teach, failed ones only if they ran failed_min seconds,
+ * cancelled ones never); see predictor/README.md "What teaches the predictor". */
 enum epp_end_state {
   EPP_END_COMPLETED = 0,
   EPP_END_FAILED = 1,     /* non-zero exit, node failure */
-  EPP_END_CANCELLED = 2,  /* scancel; teaches only if it ran */
+  EPP_END_CANCELLED = 2,  /* scancel, preemption; teaches only with learn=all */
   EPP_END_TIMEOUT = 3     /* killed at its limit */
 };
 
@@ -50,18 +58,18 @@ enum epp_end_state {
  * Other kinds: "last" (Last Model, paper 002), "estimate", "double", "perfect".
  * On a bad spec: returns NULL and writes one line naming the key and value into err.
  */
-epp_predictor *epp_predictor_new(const char *spec, char *err, size_t errlen);
-void epp_predictor_free(epp_predictor *p);
+EPP_API epp_predictor *epp_predictor_new(const char *spec, char *err, size_t errlen);
+EPP_API void epp_predictor_free(epp_predictor *p);
 
 /* The canonical spec with every key spelled out (for logs and reports). Owned by p. */
-const char *epp_predictor_spec(const epp_predictor *p);
+EPP_API const char *epp_predictor_spec(const epp_predictor *p);
 
 /* Non-zero if waiting jobs of a user should be re-predicted when a job of that user ends
  * (propagation=on). The driver calls epp_predict again for them. */
-int epp_predictor_propagates(const epp_predictor *p);
+EPP_API int epp_predictor_propagates(const epp_predictor *p);
 
 /* Prediction, in seconds (>= 1), for a job that has not started yet. */
-int64_t epp_predict(epp_predictor *p, const epp_job *job);
+EPP_API int64_t epp_predict(epp_predictor *p, const epp_job *job);
 
 /*
  * The job has run `elapsed` seconds, reaching its current prediction: return the next
@@ -69,12 +77,12 @@ int64_t epp_predict(epp_predictor *p, const epp_job *job);
  * estimate the paper's rule applies: +1 minute, then 15*2^(i-2) minutes for the i-th.
  * `corrections` is how many corrections this job has had so far.
  */
-int64_t epp_correct(const epp_predictor *p, const epp_job *job, int64_t current_prediction,
+EPP_API int64_t epp_correct(const epp_predictor *p, const epp_job *job, int64_t current_prediction,
                     int64_t elapsed, int corrections);
 
 /* A job ended; learn from it. Returns 1 if it entered history, 0 if ignored (a duplicate
  * job_id, a state that does not teach, or a predictor without history). */
-int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64_t end, int end_state);
+EPP_API int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64_t end, int end_state);
 
 /* Persistence (JSON, schema-versioned, atomic write, mode 0600, no symlinks followed). */
 enum epp_load_result {
@@ -83,12 +91,56 @@ enum epp_load_result {
   EPP_LOAD_CORRUPT = 2,  /* set aside as NAME.corrupt-TIMESTAMP; start empty, rebuild */
   EPP_LOAD_ERROR = 3     /* could not read (permissions, symlink...): message in err */
 };
-int epp_save(const epp_predictor *p, const char *path, char *err, size_t errlen);
-int epp_load(epp_predictor *p, const char *path, char *err, size_t errlen);
+EPP_API int epp_save(const epp_predictor *p, const char *path, char *err, size_t errlen);
+EPP_API int epp_load(epp_predictor *p, const char *path, char *err, size_t errlen);
 
 /* Number of users and history records kept (for stats and tests). */
-size_t epp_predictor_users(const epp_predictor *p);
-size_t epp_predictor_records(const epp_predictor *p);
+EPP_API size_t epp_predictor_users(const epp_predictor *p);
+EPP_API size_t epp_predictor_records(const epp_predictor *p);
+
+/* --- Records from accounting (shared by the plugin and easypp-predict) --------------- */
+
+/* One ended job as read from accounting. */
+typedef struct epp_record {
+  epp_job job;       /* runtime = end - start */
+  int64_t start;     /* epoch seconds */
+  int64_t end;       /* epoch seconds */
+  int end_state;     /* enum epp_end_state */
+} epp_record;
+
+/*
+ * Parse one line of Slurm's jobcomp/filetxt log ("JobId=... UserId=name(uid) ...
+ * JobState=... TimeLimit=minutes StartTime=... EndTime=... ProcCnt=... SubmitTime=...";
+ * times are local ISO 8601, read with the process's time zone, as Slurm wrote them).
+ * Returns 1 and fills *out for an ended job that ran; 0 for a line to skip (blank, a job
+ * that never started, a state that is not an end such as RESIZING, an UNLIMITED time
+ * limit); -1 for a malformed line, with one line "Key=value: reason" in err (the caller
+ * prefixes file:line).
+ */
+EPP_API int epp_parse_jobcomp_line(const char *line, epp_record *out, char *err, size_t errlen);
+
+/*
+ * Parse one line of
+ *   sacct --parsable2 --noheader
+ *         --format=JobIDRaw,User,UID,Submit,Start,End,TimelimitRaw,NCPUS,State,Partition,JobName
+ * TimelimitRaw is in minutes; State may read "CANCELLED by 0". Job steps (123.batch,
+ * 123.0, 123.extern) and jobs still pending or running are skipped (0). Same returns as
+ * epp_parse_jobcomp_line.
+ */
+EPP_API int epp_parse_sacct_line(const char *line, epp_record *out, char *err, size_t errlen);
+
+/* Learn a parsed record: epp_learn(p, &r->job, r->start, r->end, r->end_state). */
+EPP_API int epp_learn_record(epp_predictor *p, const epp_record *r);
+
+/* --- The paper-000 section-7 configuration space ------------------------------------- */
+
+/* Number of configurations: 3 corrections x 2 fallbacks x 2 propagation x 2 fullness x
+ * 4 metrics x 3 window types x 30 window sizes = 8640. */
+EPP_API size_t epp_sweep_size(void);
+
+/* Canonical spec of configuration `index` (0 <= index < epp_sweep_size()) into buf.
+ * Returns its length, or -1 if index is out of range or buf too small (256 suffices). */
+EPP_API int epp_sweep_spec(size_t index, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

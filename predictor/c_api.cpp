@@ -1,0 +1,142 @@
+// The C ABI: one mutex per handle, and no exception ever leaves the library (it runs
+// inside slurmctld).
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "correction.h"
+#include "easypp/predictor.h"
+#include "error_buffer.h"
+#include "runtime_model.h"
+#include "state_file.h"
+
+using easypp::predictor::RuntimeModel;
+
+struct epp_predictor {
+  explicit epp_predictor(const easypp::predictor::Spec& spec) : model(spec) {}
+  mutable std::mutex mu;
+  RuntimeModel model;
+};
+
+extern "C" {
+
+epp_predictor* epp_predictor_new(const char* spec, char* err, size_t errlen) {
+  try {
+    std::string error;
+    auto parsed = easypp::predictor::parse_spec(spec, error);
+    if (!parsed) {
+      easypp::predictor::set_error(err, errlen, error);
+      return nullptr;
+    }
+    return new epp_predictor(*parsed);
+  } catch (const std::exception& e) {
+    easypp::predictor::set_error(err, errlen, std::string("predictor: ") + e.what());
+  } catch (...) {
+    easypp::predictor::set_error(err, errlen, "predictor: unexpected error");
+  }
+  return nullptr;
+}
+
+void epp_predictor_free(epp_predictor* p) { delete p; }
+
+const char* epp_predictor_spec(const epp_predictor* p) { return p ? p->model.spec_text().c_str() : ""; }
+
+int epp_predictor_propagates(const epp_predictor* p) {
+  return p && p->model.spec().kind == easypp::predictor::Kind::History && p->model.spec().propagation ? 1 : 0;
+}
+
+int64_t epp_predict(epp_predictor* p, const epp_job* job) {
+  if (job == nullptr) return 1;
+  if (p == nullptr) return job->estimate > 0 ? job->estimate : 1;
+  std::lock_guard lock(p->mu);
+  return p->model.predict(*job);  // does not allocate, cannot throw
+}
+
+int64_t epp_correct(const epp_predictor* p, const epp_job* job, int64_t current_prediction, int64_t elapsed,
+                    int corrections) {
+  if (p == nullptr || job == nullptr) return elapsed + 60;
+  // The spec never changes after creation: no lock needed.
+  return easypp::predictor::next_prediction(p->model.spec(), job->estimate, current_prediction, elapsed, corrections);
+}
+
+int epp_learn(epp_predictor* p, const epp_job* job, int64_t start, int64_t end, int end_state) {
+  if (p == nullptr || job == nullptr) return 0;
+  try {
+    std::lock_guard lock(p->mu);
+    return p->model.learn(*job, start, end, end_state) ? 1 : 0;
+  } catch (...) {
+    return 0;  // out of memory: the run is not learned, the predictor stays usable
+  }
+}
+
+int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen) {
+  if (p == nullptr || path == nullptr) {
+    easypp::predictor::set_error(err, errlen, "epp_save: no predictor or path");
+    return -1;
+  }
+  try {
+    std::lock_guard lock(p->mu);
+    std::string error;
+    if (!easypp::predictor::save_state(p->model, path, error)) {
+      easypp::predictor::set_error(err, errlen, error);
+      return -1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    easypp::predictor::set_error(err, errlen, std::string(path) + ": " + e.what());
+  } catch (...) {
+    easypp::predictor::set_error(err, errlen, std::string(path) + ": unexpected error");
+  }
+  return -1;
+}
+
+int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
+  if (p == nullptr || path == nullptr) {
+    easypp::predictor::set_error(err, errlen, "epp_load: no predictor or path");
+    return EPP_LOAD_ERROR;
+  }
+  try {
+    std::lock_guard lock(p->mu);
+    std::string error;
+    int rc = easypp::predictor::load_state(p->model, path, error);
+    if (rc != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
+    return rc;
+  } catch (const std::exception& e) {
+    p->model.clear();
+    easypp::predictor::set_error(err, errlen, std::string(path) + ": " + e.what());
+  } catch (...) {
+    p->model.clear();
+    easypp::predictor::set_error(err, errlen, std::string(path) + ": unexpected error");
+  }
+  return EPP_LOAD_ERROR;
+}
+
+size_t epp_predictor_users(const epp_predictor* p) {
+  if (p == nullptr) return 0;
+  std::lock_guard lock(p->mu);
+  return p->model.users();
+}
+
+size_t epp_predictor_records(const epp_predictor* p) {
+  if (p == nullptr) return 0;
+  std::lock_guard lock(p->mu);
+  return p->model.records();
+}
+
+size_t epp_sweep_size(void) { return easypp::predictor::kSweepSize; }
+
+int epp_sweep_spec(size_t index, char* buf, size_t len) {
+  if (index >= easypp::predictor::kSweepSize || buf == nullptr || len == 0) return -1;
+  try {
+    std::string s = easypp::predictor::canonical(easypp::predictor::sweep_config(index));
+    if (s.size() + 1 > len) return -1;
+    std::memcpy(buf, s.c_str(), s.size() + 1);
+    return static_cast<int>(s.size());
+  } catch (...) {
+    return -1;
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,181 @@
+#include "runtime_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "correction.h"
+
+namespace easypp::predictor {
+namespace {
+
+// Rounds half away from zero; the metric values are small, so the division is exact enough.
+std::int64_t rounded_mean(std::int64_t sum, std::size_t n) {
+  return (sum + static_cast<std::int64_t>(n / 2)) / static_cast<std::int64_t>(n);
+}
+
+std::int64_t apply_metric(Metric metric, std::int64_t* v, std::size_t n) {
+  switch (metric) {
+    case Metric::Avg: {
+      std::int64_t sum = 0;
+      for (std::size_t i = 0; i < n; ++i) sum += v[i];
+      return rounded_mean(sum, n);
+    }
+    case Metric::Median: {
+      std::sort(v, v + n);
+      if (n % 2 == 1) return v[n / 2];
+      return rounded_mean(v[n / 2 - 1] + v[n / 2], 2);
+    }
+    case Metric::Min:
+      return *std::min_element(v, v + n);
+    case Metric::Max:
+      return *std::max_element(v, v + n);
+  }
+  return v[0];
+}
+
+}  // namespace
+
+std::int64_t RuntimeModel::fallback(const UserHistory* h, std::int64_t estimate) const {
+  if (spec_.fallback == Fallback::Relative && h != nullptr && h->accuracy_count > 0) {
+    double accuracy = h->accuracy_sum / static_cast<double>(h->accuracy_count);
+    return std::clamp<std::int64_t>(std::llround(accuracy * static_cast<double>(estimate)), 1, estimate);
+  }
+  return estimate;
+}
+
+std::int64_t RuntimeModel::predict_history(const UserHistory* h, const epp_job& job) const {
+  const std::size_t w = static_cast<std::size_t>(spec_.window);
+  const bool full = spec_.fullness == Fullness::Full;
+  std::int64_t v[kMaxWindow];
+  std::size_t n = 0;
+  if (h != nullptr) {
+    switch (spec_.type) {
+      case WindowType::All: {
+        const RunRing& r = h->recent;
+        std::size_t take = std::min(w, r.size());
+        for (std::size_t i = r.size() - take; i < r.size(); ++i) v[n++] = r.at(i).runtime;
+        break;
+      }
+      case WindowType::Immediate: {
+        // The w most recent runs, used only where their estimate equals this job's.
+        const RunRing& r = h->recent;
+        std::size_t take = std::min(w, r.size());
+        for (std::size_t i = r.size() - take; i < r.size(); ++i)
+          if (r.at(i).estimate == job.estimate) v[n++] = r.at(i).runtime;
+        break;
+      }
+      case WindowType::Extended: {
+        if (const RunRing* r = h->runs_with_estimate(job.estimate)) {
+          std::size_t take = std::min(w, r->size());
+          for (std::size_t i = r->size() - take; i < r->size(); ++i) v[n++] = r->at(i).runtime;
+        }
+        break;
+      }
+    }
+  }
+  if (n == 0 || (full && n < w)) return fallback(h, job.estimate);
+  return std::clamp<std::int64_t>(apply_metric(spec_.metric, v, n), 1, job.estimate);
+}
+
+std::int64_t RuntimeModel::predict(const epp_job& job) const {
+  if (job.estimate <= 0) return 1;  // no limit known: nothing sensible to plan with
+  std::int64_t p = job.estimate;
+  const UserHistory* h = nullptr;
+  if (has_history()) {
+    auto it = users_.find(job.user_id);
+    if (it != users_.end()) h = &it->second;
+  }
+  switch (spec_.kind) {
+    case Kind::History:
+      p = predict_history(h, job);
+      break;
+    case Kind::Last:
+      // Last Model (paper 002): the last job's runtime/estimate times this estimate.
+      if (h != nullptr && h->recent.size() > 0 && h->recent.newest().estimate > 0) {
+        const Run& last = h->recent.newest();
+        double accuracy = static_cast<double>(last.runtime) / static_cast<double>(last.estimate);
+        p = std::clamp<std::int64_t>(std::llround(accuracy * static_cast<double>(job.estimate)), 1, job.estimate);
+      }
+      break;
+    case Kind::Estimate:
+    case Kind::Double:
+      break;
+    case Kind::Perfect:
+      if (job.runtime >= 0) p = std::clamp<std::int64_t>(job.runtime, 1, job.estimate);
+      break;
+  }
+  if (spec_.scale != 1.0) p = std::max<std::int64_t>(1, std::llround(static_cast<double>(p) * spec_.scale));
+  return p;
+}
+
+bool RuntimeModel::teaches(int end_state, std::int64_t runtime) const {
+  switch (spec_.learn) {
+    case Learn::All:
+      return end_state >= EPP_END_COMPLETED && end_state <= EPP_END_TIMEOUT;
+    case Learn::Completed:
+      return end_state == EPP_END_COMPLETED;
+    case Learn::Finished:
+      return end_state == EPP_END_COMPLETED || end_state == EPP_END_TIMEOUT ||
+             (end_state == EPP_END_FAILED && runtime >= spec_.failed_min);
+  }
+  return false;
+}
+
+void RuntimeModel::add_run(UserHistory& h, const Run& run) {
+  ++h.learn_seq;
+  if (h.recent.add(run)) ++records_;
+  if (run.estimate > 0) {
+    h.accuracy_sum += static_cast<double>(run.runtime) / static_cast<double>(run.estimate);
+    ++h.accuracy_count;
+  }
+  if (spec_.kind == Kind::History && spec_.type == WindowType::Extended)
+    h.add_by_estimate(run, static_cast<std::size_t>(spec_.window));
+  h.seen.insert(run.job_id);
+}
+
+bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
+  if (!has_history() || start <= 0 || end < start) return false;
+  const std::int64_t runtime = end - start;
+  if (!teaches(end_state, runtime)) return false;
+  UserHistory& h = users_[job.user_id];
+  if (h.seen.contains(job.job_id)) return false;
+  add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime});
+  return true;
+}
+
+void RuntimeModel::clear() {
+  users_.clear();
+  records_ = 0;
+}
+
+void RuntimeModel::restore_recent(std::uint32_t user, const Run& run) {
+  UserHistory& h = users_[user];
+  ++h.learn_seq;
+  if (h.recent.add(run)) ++records_;
+  h.seen.insert(run.job_id);
+}
+
+void RuntimeModel::restore_by_estimate(std::uint32_t user, const Run& run) {
+  UserHistory& h = users_[user];
+  ++h.learn_seq;
+  h.add_by_estimate(run, static_cast<std::size_t>(spec_.window));
+}
+
+void RuntimeModel::rebuild_by_estimate(std::uint32_t user) {
+  UserHistory& h = users_[user];
+  h.by_estimate.clear();
+  for (std::size_t i = 0; i < h.recent.size(); ++i) {
+    ++h.learn_seq;
+    h.add_by_estimate(h.recent.at(i), static_cast<std::size_t>(spec_.window));
+  }
+}
+
+void RuntimeModel::restore_accuracy(std::uint32_t user, double sum, std::uint64_t count) {
+  UserHistory& h = users_[user];
+  h.accuracy_sum = sum;
+  h.accuracy_count = count;
+}
+
+void RuntimeModel::restore_seen(std::uint32_t user, std::uint64_t id) { users_[user].seen.insert(id); }
+
+}  // namespace easypp::predictor

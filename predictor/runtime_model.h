@@ -1,0 +1,57 @@
+// The predictor proper: a spec plus per-user histories. Not locked; the C ABI locks.
+#ifndef EASYPP_PREDICTOR_RUNTIME_MODEL_H
+#define EASYPP_PREDICTOR_RUNTIME_MODEL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "easypp/predictor.h"
+#include "spec.h"
+#include "user_history.h"
+
+namespace easypp::predictor {
+
+class RuntimeModel {
+ public:
+  explicit RuntimeModel(const Spec& spec) : spec_(spec), spec_text_(canonical(spec)) {}
+
+  const Spec& spec() const { return spec_; }
+  const std::string& spec_text() const { return spec_text_; }
+  bool has_history() const { return spec_.kind == Kind::History || spec_.kind == Kind::Last; }
+
+  std::int64_t predict(const epp_job& job) const;
+  // True if the run entered history (see predictor/README.md for what teaches).
+  bool learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state);
+
+  // Whether a job that ended this way teaches, per spec.learn.
+  bool teaches(int end_state, std::int64_t runtime) const;
+
+  std::size_t users() const { return users_.size(); }
+  std::size_t records() const { return records_; }
+
+  // For persistence.
+  const std::unordered_map<std::uint32_t, UserHistory>& histories() const { return users_; }
+  void clear();
+  // Loading a saved state: runs go back in without the end-state filter or accuracy.
+  void restore_recent(std::uint32_t user, const Run& run);
+  void restore_by_estimate(std::uint32_t user, const Run& run);
+  void rebuild_by_estimate(std::uint32_t user);  // from the recent runs
+  void restore_accuracy(std::uint32_t user, double sum, std::uint64_t count);
+  void restore_seen(std::uint32_t user, std::uint64_t id);
+
+ private:
+  std::int64_t predict_history(const UserHistory* h, const epp_job& job) const;
+  std::int64_t fallback(const UserHistory* h, std::int64_t estimate) const;
+  void add_run(UserHistory& h, const Run& run);
+
+  Spec spec_;
+  std::string spec_text_;
+  std::unordered_map<std::uint32_t, UserHistory> users_;
+  std::size_t records_ = 0;
+};
+
+}  // namespace easypp::predictor
+
+#endif

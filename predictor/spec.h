@@ -1,0 +1,54 @@
+// A predictor specification: the parsed form of "kind[:key=value,...]".
+#ifndef EASYPP_PREDICTOR_SPEC_H
+#define EASYPP_PREDICTOR_SPEC_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace easypp::predictor {
+
+enum class Kind { History, Last, Estimate, Double, Perfect };
+// Which recent runs of the user form the window (paper 000, section 7).
+enum class WindowType { All, Immediate, Extended };
+enum class Fullness { Partial, Full };
+enum class Metric { Avg, Median, Min, Max };
+enum class Fallback { Estimate, Relative };
+enum class Correction { Estimate, Gradual, Exponential };
+// Which ended jobs teach the history (see predictor/README.md).
+enum class Learn { All, Finished, Completed };
+
+inline constexpr int kMaxWindow = 30;
+
+struct Spec {
+  Kind kind = Kind::History;
+  int window = 2;
+  WindowType type = WindowType::All;
+  Fullness fullness = Fullness::Partial;
+  Metric metric = Metric::Avg;
+  Fallback fallback = Fallback::Estimate;
+  bool propagation = false;
+  Correction correction = Correction::Estimate;
+  // Multiplies every prediction and its ceiling (X2-style doubling: scale=2).
+  double scale = 1.0;
+  Learn learn = Learn::Finished;
+  // With learn=finished, a failed job teaches only if it ran at least this long.
+  std::int64_t failed_min = 60;
+};
+
+// Parses a spec; NULL/"" is the default. On error returns nullopt and sets `error` to one
+// line "predictor spec: key=value: reason (allowed: ...)".
+std::optional<Spec> parse_spec(const char* text, std::string& error);
+
+// Every key spelled out, in a fixed order; parse_spec(canonical(s)) == s.
+std::string canonical(const Spec& spec);
+
+// The paper-000 section-7 sweep: 3 corrections x 2 fallbacks x 2 propagation x
+// 2 fullness x 4 metrics x 3 types x 30 window sizes.
+inline constexpr std::size_t kSweepSize = 3 * 2 * 2 * 2 * 4 * 3 * kMaxWindow;
+Spec sweep_config(std::size_t index);
+
+}  // namespace easypp::predictor
+
+#endif

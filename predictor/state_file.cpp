@@ -1,0 +1,332 @@
+#include "state_file.h"
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <vector>
+
+namespace easypp::predictor {
+namespace {
+
+constexpr const char* kFormat = "easypp-predictor-state";
+
+struct JsonDeleter {
+  void operator()(json_t* j) const { json_decref(j); }
+};
+using Json = std::unique_ptr<json_t, JsonDeleter>;
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+ private:
+  int fd_;
+};
+
+std::string sys_error(const std::string& path, const char* what) {
+  return path + ": " + what + ": " + std::strerror(errno);
+}
+
+std::string directory_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+json_t* run_array(const Run& r) {
+  return json_pack("[IIIII]", static_cast<json_int_t>(r.job_id), static_cast<json_int_t>(r.submit),
+                   static_cast<json_int_t>(r.end), static_cast<json_int_t>(r.estimate),
+                   static_cast<json_int_t>(r.runtime));
+}
+
+Json to_json(const RuntimeModel& model) {
+  Json users(json_array());
+  for (const auto& [uid, h] : model.histories()) {
+    json_t* recent = json_array();
+    for (std::size_t i = 0; i < h.recent.size(); ++i) json_array_append_new(recent, run_array(h.recent.at(i)));
+    json_t* seen = json_array();
+    for (auto id : h.seen.ids()) json_array_append_new(seen, json_integer(static_cast<json_int_t>(id)));
+    json_t* user = json_pack("{s:I,s:f,s:I,s:o,s:o}", "uid", static_cast<json_int_t>(uid), "accuracy_sum",
+                             h.accuracy_sum, "accuracy_count", static_cast<json_int_t>(h.accuracy_count), "seen",
+                             seen, "recent", recent);
+    if (!h.by_estimate.empty()) {
+      json_t* table = json_array();
+      for (const auto& e : h.by_estimate)
+        for (std::size_t i = 0; i < e.runs.size(); ++i) json_array_append_new(table, run_array(e.runs.at(i)));
+      json_object_set_new(user, "by_estimate", table);
+    }
+    json_array_append_new(users.get(), user);
+  }
+  return Json(json_pack("{s:s,s:i,s:s,s:o}", "format", kFormat, "schema", kStateSchema, "spec",
+                        model.spec_text().c_str(), "users", users.release()));
+}
+
+bool write_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+// Reads a [job_id, submit, end, estimate, runtime] array; false with `why` on bad input.
+bool parse_run(json_t* j, Run& run, std::string& why) {
+  json_int_t v[5];
+  if (!json_is_array(j) || json_array_size(j) != 5) {
+    why = "expected [job_id, submit, end, estimate, runtime]";
+    return false;
+  }
+  for (std::size_t i = 0; i < 5; ++i) {
+    json_t* x = json_array_get(j, i);
+    if (!json_is_integer(x)) {
+      why = "element " + std::to_string(i) + " is not an integer";
+      return false;
+    }
+    v[i] = json_integer_value(x);
+  }
+  if (v[0] < 0 || v[4] < 0) {
+    why = "job_id and runtime must be >= 0";
+    return false;
+  }
+  run = Run{static_cast<std::uint64_t>(v[0]), v[1], v[2], v[3], v[4]};
+  return true;
+}
+
+// Fills `model` from the document; false with `why` naming the place on bad input.
+bool from_json(json_t* root, RuntimeModel& model, std::string& why) {
+  json_t* format = json_object_get(root, "format");
+  if (!json_is_string(format) || std::strcmp(json_string_value(format), kFormat) != 0) {
+    why = std::string("format: expected \"") + kFormat + "\"";
+    return false;
+  }
+  json_t* schema = json_object_get(root, "schema");
+  if (!json_is_integer(schema) || json_integer_value(schema) != kStateSchema) {
+    why = "schema=" + (json_is_integer(schema) ? std::to_string(json_integer_value(schema)) : std::string("missing")) +
+          ": unsupported schema version (this library reads " + std::to_string(kStateSchema) + ")";
+    return false;
+  }
+  json_t* users = json_object_get(root, "users");
+  if (!json_is_array(users)) {
+    why = "users: expected an array";
+    return false;
+  }
+  const bool extended = model.spec().kind == Kind::History && model.spec().type == WindowType::Extended;
+  for (std::size_t u = 0; u < json_array_size(users); ++u) {
+    json_t* user = json_array_get(users, u);
+    std::string at = "users[" + std::to_string(u) + "]";
+    json_t* uid = json_object_get(user, "uid");
+    json_t* acc_sum = json_object_get(user, "accuracy_sum");
+    json_t* acc_count = json_object_get(user, "accuracy_count");
+    json_t* seen = json_object_get(user, "seen");
+    json_t* recent = json_object_get(user, "recent");
+    if (!json_is_integer(uid) || json_integer_value(uid) < 0 || json_integer_value(uid) > 0xffffffffLL) {
+      why = at + ".uid: expected an integer 0-4294967295";
+      return false;
+    }
+    if (!json_is_number(acc_sum) || json_number_value(acc_sum) < 0 || !json_is_integer(acc_count) ||
+        json_integer_value(acc_count) < 0) {
+      why = at + ": accuracy_sum/accuracy_count: expected non-negative numbers";
+      return false;
+    }
+    if (!json_is_array(seen) || !json_is_array(recent)) {
+      why = at + ": seen and recent must be arrays";
+      return false;
+    }
+    auto id = static_cast<std::uint32_t>(json_integer_value(uid));
+    for (std::size_t i = 0; i < json_array_size(recent); ++i) {
+      Run run;
+      std::string bad;
+      if (!parse_run(json_array_get(recent, i), run, bad)) {
+        why = at + ".recent[" + std::to_string(i) + "]: " + bad;
+        return false;
+      }
+      model.restore_recent(id, run);
+    }
+    for (std::size_t i = 0; i < json_array_size(seen); ++i) {
+      json_t* s = json_array_get(seen, i);
+      if (!json_is_integer(s) || json_integer_value(s) < 0) {
+        why = at + ".seen[" + std::to_string(i) + "]: expected a non-negative integer";
+        return false;
+      }
+      model.restore_seen(id, static_cast<std::uint64_t>(json_integer_value(s)));
+    }
+    model.restore_accuracy(id, json_number_value(acc_sum), static_cast<std::uint64_t>(json_integer_value(acc_count)));
+    json_t* table = json_object_get(user, "by_estimate");
+    if (table != nullptr && !json_is_array(table)) {
+      why = at + ".by_estimate: expected an array";
+      return false;
+    }
+    if (!extended) continue;
+    if (table == nullptr) {
+      model.rebuild_by_estimate(id);  // saved under another window type
+      continue;
+    }
+    for (std::size_t i = 0; i < json_array_size(table); ++i) {
+      Run run;
+      std::string bad;
+      if (!parse_run(json_array_get(table, i), run, bad)) {
+        why = at + ".by_estimate[" + std::to_string(i) + "]: " + bad;
+        return false;
+      }
+      model.restore_by_estimate(id, run);
+    }
+  }
+  return true;
+}
+
+// PATH.corrupt-YYYYmmddTHHMMSS (UTC), with -N appended if that name is taken.
+std::string set_aside(const std::string& path, std::string& error) {
+  char stamp[32];
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
+  std::string target = path + ".corrupt-" + stamp;
+  struct stat st;
+  for (int n = 1; ::lstat(target.c_str(), &st) == 0 && n < 100; ++n)
+    target = path + ".corrupt-" + stamp + "-" + std::to_string(n);
+  if (::rename(path.c_str(), target.c_str()) != 0) {
+    error += "; could not set it aside: " + std::string(std::strerror(errno));
+    return {};
+  }
+  return target;
+}
+
+}  // namespace
+
+bool save_state(const RuntimeModel& model, const std::string& path, std::string& error) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      error = path + ": is a symlink; refusing to write through it";
+      return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      error = path + ": exists and is not a regular file";
+      return false;
+    }
+  }
+  Json doc = to_json(model);
+  if (!doc) {
+    error = path + ": could not build the JSON document (out of memory)";
+    return false;
+  }
+  std::unique_ptr<char, decltype(&std::free)> text(json_dumps(doc.get(), JSON_COMPACT), &std::free);
+  if (!text) {
+    error = path + ": could not serialise the state (out of memory)";
+    return false;
+  }
+  std::string tmp = path + ".tmp-XXXXXX";
+  std::vector<char> tmpl(tmp.begin(), tmp.end());
+  tmpl.push_back('\0');
+  Fd fd(::mkostemp(tmpl.data(), O_CLOEXEC));  // O_EXCL, mode 0600: never follows a link
+  tmp.assign(tmpl.data());
+  if (fd.get() < 0) {
+    error = sys_error(tmp, "cannot create temporary file");
+    return false;
+  }
+  bool ok = ::fchmod(fd.get(), 0600) == 0 && write_all(fd.get(), text.get(), std::strlen(text.get())) &&
+            write_all(fd.get(), "\n", 1) && ::fsync(fd.get()) == 0;
+  if (!ok) {
+    error = sys_error(tmp, "cannot write");
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  if (::close(fd.release()) != 0) {
+    error = sys_error(tmp, "cannot close");
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = sys_error(path, "cannot rename the temporary file into place");
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  std::string dir = directory_of(path);
+  Fd dirfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dirfd.get() < 0 || ::fsync(dirfd.get()) != 0) {
+    error = sys_error(dir, "cannot fsync the directory");
+    return false;
+  }
+  return true;
+}
+
+int load_state(RuntimeModel& model, const std::string& path, std::string& error) {
+  model.clear();
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) {
+      error = path + ": no state file; starting empty";
+      return EPP_LOAD_MISSING;
+    }
+    if (errno == ELOOP) {
+      error = path + ": is a symlink; refusing to read it";
+      return EPP_LOAD_ERROR;
+    }
+    error = sys_error(path, "cannot open");
+    return EPP_LOAD_ERROR;
+  }
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = path + ": not a regular file";
+    return EPP_LOAD_ERROR;
+  }
+  std::string text;
+  char buf[65536];
+  while (true) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = sys_error(path, "cannot read");
+      return EPP_LOAD_ERROR;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  json_error_t jerr;
+  Json root(json_loadb(text.data(), text.size(), 0, &jerr));
+  std::string why, where;
+  if (!root) {
+    // Reads "PATH:LINE:COLUMN: corrupt state: not valid JSON (...)".
+    why = "not valid JSON (" + std::string(jerr.text) + ")";
+    where = ":" + std::to_string(jerr.line) + ":" + std::to_string(jerr.column);
+  } else if (!json_is_object(root.get())) {
+    why = "not a JSON object";
+  } else {
+    RuntimeModel fresh(model.spec());
+    if (from_json(root.get(), fresh, why)) {
+      model = std::move(fresh);
+      return EPP_LOAD_OK;
+    }
+  }
+  error = path + where + ": corrupt state: " + why;
+  std::string aside = set_aside(path, error);
+  if (!aside.empty()) error += "; set aside as " + aside;
+  error += "; starting empty (rebuild it from accounting records)";
+  return EPP_LOAD_CORRUPT;
+}
+
+}  // namespace easypp::predictor

@@ -1,0 +1,83 @@
+// What the predictor remembers of one user: bounded, so memory per user is bounded.
+#ifndef EASYPP_PREDICTOR_USER_HISTORY_H
+#define EASYPP_PREDICTOR_USER_HISTORY_H
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "spec.h"
+
+namespace easypp::predictor {
+
+// One terminated job that taught the predictor.
+struct Run {
+  std::uint64_t job_id = 0;
+  std::int64_t submit = 0;
+  std::int64_t end = 0;
+  std::int64_t estimate = 0;
+  std::int64_t runtime = 0;
+};
+
+// The most recent runs, oldest first, ordered by end time (ties: arrival order), so an
+// import of accounting records in any order builds the same history as a live feed.
+class RunRing {
+ public:
+  explicit RunRing(std::size_t capacity = kMaxWindow) : capacity_(capacity) {}
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  // i = 0 is the oldest kept run, size()-1 the most recent.
+  const Run& at(std::size_t i) const { return runs_[(head_ + i) % kMaxWindow]; }
+  const Run& newest() const { return at(size_ - 1); }
+  // Returns true if the ring grew (false: it was full and dropped its oldest run, or the
+  // run is older than everything kept in a full ring and was not stored).
+  bool add(const Run& run);
+
+ private:
+  Run& slot(std::size_t i) { return runs_[(head_ + i) % kMaxWindow]; }
+  std::array<Run, kMaxWindow> runs_{};
+  std::size_t capacity_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+// Job ids already learned, for idempotent re-imports. Keeps the kSeenIds largest ids; once
+// full, an id below the smallest kept one is also treated as seen (older than anything
+// the bounded history can still use). Id 0 means "unknown" and is never deduplicated.
+class SeenIds {
+ public:
+  static constexpr std::size_t kSeenIds = 128;
+  bool contains(std::uint64_t id) const;
+  void insert(std::uint64_t id);
+  const std::vector<std::uint64_t>& ids() const { return ids_; }  // ascending
+
+ private:
+  std::vector<std::uint64_t> ids_;
+};
+
+struct UserHistory {
+  // Bounded table for type=extended: recent runs per distinct estimate. At most
+  // kMaxEstimates estimates per user; the one learned least recently is dropped.
+  static constexpr std::size_t kMaxEstimates = 64;
+  struct EstimateRuns {
+    std::int64_t estimate = 0;
+    std::uint64_t last_used = 0;  // learn sequence number, for eviction
+    RunRing runs;
+  };
+
+  RunRing recent;
+  std::vector<EstimateRuns> by_estimate;  // only filled for type=extended
+  SeenIds seen;
+  // Lifetime sum and count of runtime/estimate over taught runs (fallback=relative).
+  double accuracy_sum = 0.0;
+  std::uint64_t accuracy_count = 0;
+  std::uint64_t learn_seq = 0;
+
+  const RunRing* runs_with_estimate(std::int64_t estimate) const;
+  void add_by_estimate(const Run& run, std::size_t window);
+};
+
+}  // namespace easypp::predictor
+
+#endif
