@@ -1,0 +1,60 @@
+// The plugin's scheduling thread: runs a pass when Slurm's state changed (a cheap probe
+// polled often) or when the periodic interval elapsed, and stops promptly on request.
+// Slurm-free so its timing is unit-tested; the plugin supplies the probe and the pass.
+#ifndef EASYPP_PLUGIN_AGENT_H
+#define EASYPP_PLUGIN_AGENT_H
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace easypp::plugin {
+
+class Agent {
+ public:
+  struct Hooks {
+    // True when something a pass depends on changed since the last pass. Polled every
+    // `poll`; must be cheap (the plugin compares Slurm's last_*_update stamps).
+    std::function<bool()> changed;
+    // One scheduling pass.
+    std::function<void()> pass;
+    // Receives what a hook threw; the thread keeps running.
+    std::function<void(const std::string&)> error;
+  };
+
+  Agent(Hooks hooks, std::chrono::milliseconds poll, std::chrono::milliseconds interval);
+  ~Agent();
+  Agent(const Agent&) = delete;
+  Agent& operator=(const Agent&) = delete;
+
+  void start();
+  // Asks the thread to finish its current pass and joins it. Idempotent.
+  void stop();
+  // Run a pass at the next poll, whatever the probe says (reconfiguration).
+  void wake();
+  void set_interval(std::chrono::milliseconds interval);
+  std::uint64_t passes() const { return passes_.load(); }
+  bool running() const { return thread_.joinable(); }
+
+ private:
+  void loop();
+
+  Hooks hooks_;
+  std::chrono::milliseconds poll_;
+  std::chrono::milliseconds interval_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  bool woken_ = false;
+  std::atomic<std::uint64_t> passes_{0};
+  std::thread thread_;
+};
+
+}  // namespace easypp::plugin
+
+#endif

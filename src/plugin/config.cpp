@@ -1,0 +1,190 @@
+#include "plugin/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <set>
+
+namespace easypp::plugin {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) {
+    if (!out.empty()) out += '|';
+    out += i;
+  }
+  return out;
+}
+
+// Parses a whole decimal integer in [lo, hi]; false on anything else.
+bool parse_int(std::string_view text, int lo, int hi, int& out) {
+  int v = 0;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+class Parser {
+ public:
+  Parser(const std::vector<std::string>& policies, ParsedConfig& out)
+      : policies_(policies), out_(out) {}
+
+  void key_value(std::string_view key, std::string_view value) {
+    const std::string k = lower(key);
+    if (!seen_.insert(k).second) {
+      fail(key, value, "given twice; the first value is kept");
+      return;
+    }
+    Config& c = out_.config;
+    if (k == "easypp_policy") {
+      if (valid_policy(value)) c.policy = std::string(value);
+      else fail(key, value, "unknown policy (valid: " + join(policies_) + ")", c.policy);
+    } else if (k == "easypp_partition_policy") {
+      partition_policy(key, value);
+    } else if (k == "easypp_window") {
+      int_key(key, value, 1, 30, c.window);
+      c.predictor_keys_given = true;
+    } else if (k == "easypp_metric") {
+      one_of(key, value, {"avg", "median", "min", "max"}, c.metric);
+      c.predictor_keys_given = true;
+    } else if (k == "easypp_correction") {
+      one_of(key, value, {"estimate", "gradual", "exponential"}, c.correction);
+      c.predictor_keys_given = true;
+    } else if (k == "easypp_interval") {
+      int_key(key, value, 1, 3600, c.interval);
+    } else if (k == "easypp_max_job_test") {
+      int_key(key, value, 1, 100000, c.max_job_test);
+    } else if (k == "easypp_save_interval") {
+      int_key(key, value, 1, 86400, c.save_interval);
+    } else if (k == "easypp_state_file") {
+      if (!value.empty() && value.front() == '/' && value.back() != '/')
+        c.state_file = std::string(value);
+      else
+        fail(key, value, "must be an absolute file path",
+             "StateSaveLocation/easypp/predictor.json");
+    } else if (k == "easypp_debug") {
+      const std::string v = lower(value);
+      if (v == "1" || v == "yes" || v == "true") c.debug = true;
+      else if (v == "0" || v == "no" || v == "false") c.debug = false;
+      else fail(key, value, "expected 0|1|yes|no|true|false", "0");
+    } else {
+      fail(key, value,
+           "unknown key (known: easypp_policy, easypp_partition_policy, easypp_window, "
+           "easypp_metric, easypp_correction, easypp_interval, easypp_max_job_test, "
+           "easypp_state_file, easypp_save_interval, easypp_debug); ignored");
+    }
+  }
+
+ private:
+  bool valid_policy(std::string_view name) const {
+    return std::find(policies_.begin(), policies_.end(), name) != policies_.end();
+  }
+
+  void fail(std::string_view key, std::string_view value, const std::string& why,
+            const std::string& used = {}) {
+    std::string line = "SchedulerParameters ";
+    line.append(key).append("=").append(value).append(": ").append(why);
+    if (!used.empty()) line += "; using default " + used;
+    out_.errors.push_back(std::move(line));
+  }
+
+  void int_key(std::string_view key, std::string_view value, int lo, int hi, int& field) {
+    if (!parse_int(value, lo, hi, field))
+      fail(key, value,
+           "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi),
+           std::to_string(field));
+  }
+
+  void one_of(std::string_view key, std::string_view value,
+              const std::vector<std::string>& allowed, std::string& field) {
+    if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+      field = std::string(value);
+    else
+      fail(key, value, "expected one of " + join(allowed), field);
+  }
+
+  // PART:POLICY[;PART:POLICY]. Each bad entry is reported and skipped; good ones stay.
+  void partition_policy(std::string_view key, std::string_view value) {
+    std::string_view rest = value;
+    while (true) {
+      const auto semi = rest.find(';');
+      const std::string_view entry = trim(rest.substr(0, semi));
+      if (!entry.empty()) {
+        const auto colon = entry.find(':');
+        const std::string_view part = colon == std::string_view::npos
+                                          ? std::string_view{}
+                                          : trim(entry.substr(0, colon));
+        const std::string_view pol = colon == std::string_view::npos
+                                         ? std::string_view{}
+                                         : trim(entry.substr(colon + 1));
+        if (part.empty() || pol.empty())
+          fail(key, value, "entry '" + std::string(entry) + "' is not PARTITION:POLICY; skipped");
+        else if (!valid_policy(pol))
+          fail(key, value, "entry '" + std::string(entry) + "': unknown policy (valid: " +
+                               join(policies_) + "); partition " + std::string(part) +
+                               " uses easypp_policy");
+        else if (!out_.config.partition_policy.emplace(std::string(part), std::string(pol)).second)
+          fail(key, value, "partition " + std::string(part) + " named twice; the first is kept");
+      }
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+  }
+
+  const std::vector<std::string>& policies_;
+  ParsedConfig& out_;
+  std::set<std::string> seen_;
+};
+
+}  // namespace
+
+const std::string& Config::policy_for(const std::string& partition) const {
+  auto it = partition_policy.find(partition);
+  return it == partition_policy.end() ? policy : it->second;
+}
+
+std::string Config::predictor_spec() const {
+  if (!predictor_keys_given) return {};
+  return "history:window=" + std::to_string(window) + ",metric=" + metric +
+         ",correction=" + correction;
+}
+
+ParsedConfig parse_scheduler_parameters(std::string_view params,
+                                        const std::vector<std::string>& policies) {
+  ParsedConfig out;
+  Parser parser(policies, out);
+  std::string_view rest = params;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view item = trim(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") continue;  // Slurm's key
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      out.errors.push_back("SchedulerParameters " + std::string(item) +
+                           ": expected key=value; ignored");
+      continue;
+    }
+    parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
+  }
+  return out;
+}
+
+}  // namespace easypp::plugin

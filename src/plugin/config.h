@@ -1,0 +1,57 @@
+// The plugin's settings, read from slurm.conf SchedulerParameters keys prefixed
+// `easypp_`. Pure C++ (no Slurm) so the parser is unit-tested on its own.
+#ifndef EASYPP_PLUGIN_CONFIG_H
+#define EASYPP_PLUGIN_CONFIG_H
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace easypp::plugin {
+
+struct Config {
+  // Policy for partitions not named in partition_policy (core's make_policy names).
+  std::string policy = "easy++";
+  // Partition name -> policy name (easypp_partition_policy=PART:POLICY[;PART:POLICY]).
+  std::map<std::string, std::string> partition_policy;
+  // History-predictor keys; when any is set they form the predictor spec for policies
+  // whose default predictor is a history predictor (see predictor_spec()).
+  int window = 2;                       // easypp_window, 1..30
+  std::string metric = "avg";           // easypp_metric: avg|median|min|max
+  std::string correction = "estimate";  // easypp_correction: estimate|gradual|exponential
+  bool predictor_keys_given = false;
+  // Seconds between scheduling passes when nothing changes (corrections, clock).
+  int interval = 5;  // easypp_interval, 1..3600
+  // Waiting jobs per partition handed to the policy, highest priority first.
+  int max_job_test = 1000;  // easypp_max_job_test, 1..100000
+  // Predictor history file; empty: StateSaveLocation/easypp/predictor.json.
+  std::string state_file;  // easypp_state_file, absolute path
+  // Seconds between periodic history saves (also saved at shutdown).
+  int save_interval = 60;  // easypp_save_interval, 1..86400
+  // Log every decision at info level even without DebugFlags=Backfill.
+  bool debug = false;  // easypp_debug=0|1
+
+  // The policy for a partition.
+  const std::string& policy_for(const std::string& partition) const;
+  // The predictor spec built from the history keys, or "" when none was given (then
+  // each policy uses its own default predictor).
+  std::string predictor_spec() const;
+};
+
+struct ParsedConfig {
+  Config config;
+  // One line per rejected key or value, naming key=value, the reason and what is used.
+  std::vector<std::string> errors;
+};
+
+// Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`
+// belong to Slurm and are ignored; easypp_ keys are case-insensitive like Slurm's. A bad
+// value keeps the default and adds an error; it never throws for bad input.
+// `policies` lists the valid policy names (core's policy_names()).
+ParsedConfig parse_scheduler_parameters(std::string_view params,
+                                        const std::vector<std::string>& policies);
+
+}  // namespace easypp::plugin
+
+#endif

@@ -1,0 +1,108 @@
+// The scheduling thread: passes on change, on the periodic tick and on wake(); a prompt
+// stop even with a long poll period; exceptions from a pass reported, not fatal.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <mutex>
+#include <thread>
+
+#include "plugin/agent.h"
+
+namespace easypp::plugin {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// Waits until pred() holds or the deadline passes; returns pred().
+template <typename Pred>
+bool eventually(Pred pred, std::chrono::milliseconds limit = 2000ms) {
+  const auto deadline = Clock::now() + limit;
+  while (!pred() && Clock::now() < deadline) std::this_thread::sleep_for(2ms);
+  return pred();
+}
+
+TEST(PluginAgent, FirstPassAtOnceThenOnlyOnChange) {
+  std::atomic<bool> change{false};
+  std::atomic<int> passes{0};
+  Agent agent({[&] { return change.exchange(false); }, [&] { ++passes; }, {}}, 5ms, 1h);
+  agent.start();
+  ASSERT_TRUE(eventually([&] { return passes == 1; }));
+  std::this_thread::sleep_for(60ms);
+  EXPECT_EQ(passes, 1) << "no change and the interval (1 h) not reached: no pass";
+  change = true;
+  ASSERT_TRUE(eventually([&] { return passes == 2; }));
+  std::this_thread::sleep_for(30ms);
+  EXPECT_EQ(passes, 2);
+  agent.stop();
+}
+
+TEST(PluginAgent, PeriodicTickWithoutChange) {
+  std::atomic<int> passes{0};
+  Agent agent({[] { return false; }, [&] { ++passes; }, {}}, 5ms, 40ms);
+  agent.start();
+  EXPECT_TRUE(eventually([&] { return passes >= 4; }));
+  agent.stop();
+  const int at_stop = passes;
+  std::this_thread::sleep_for(60ms);
+  EXPECT_EQ(passes, at_stop) << "no pass after stop()";
+}
+
+TEST(PluginAgent, WakeForcesPass) {
+  std::atomic<int> passes{0};
+  Agent agent({[] { return false; }, [&] { ++passes; }, {}}, 5ms, 1h);
+  agent.start();
+  ASSERT_TRUE(eventually([&] { return passes == 1; }));
+  agent.wake();
+  EXPECT_TRUE(eventually([&] { return passes == 2; }));
+  agent.stop();
+}
+
+TEST(PluginAgent, StopIsPromptEvenWithLongPoll) {
+  Agent agent({[] { return false; }, [] {}, {}}, 1h, 1h);
+  agent.start();
+  EXPECT_TRUE(agent.running());
+  const auto t0 = Clock::now();
+  agent.stop();
+  EXPECT_LT(Clock::now() - t0, 500ms);
+  EXPECT_FALSE(agent.running());
+  agent.stop();  // idempotent
+}
+
+TEST(PluginAgent, ExceptionsAreReportedAndTheThreadGoesOn) {
+  std::atomic<int> passes{0};
+  std::atomic<int> errors{0};
+  std::string last_error;
+  std::mutex m;
+  Agent agent({[] { return true; },
+               [&] {
+                 if (++passes == 1) throw std::runtime_error("boom");
+               },
+               [&](const std::string& what) {
+                 std::lock_guard lock(m);
+                 last_error = what;
+                 ++errors;
+               }},
+              5ms, 1h);
+  agent.start();
+  ASSERT_TRUE(eventually([&] { return passes >= 3; }));
+  agent.stop();
+  EXPECT_EQ(errors, 1);
+  EXPECT_EQ(last_error, "boom");
+}
+
+TEST(PluginAgent, SetIntervalTakesEffect) {
+  std::atomic<int> passes{0};
+  Agent agent({[] { return false; }, [&] { ++passes; }, {}}, 5ms, 1h);
+  agent.start();
+  ASSERT_TRUE(eventually([&] { return passes == 1; }));
+  agent.set_interval(20ms);
+  EXPECT_TRUE(eventually([&] { return passes >= 3; }));
+  agent.stop();
+}
+
+}  // namespace
+}  // namespace easypp::plugin

@@ -1,0 +1,141 @@
+// SchedulerParameters parsing: every easypp_ key, its range checks, the error lines
+// (naming key=value and the default used), and that Slurm's own keys are left alone.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "plugin/config.h"
+
+namespace easypp::plugin {
+namespace {
+
+const std::vector<std::string> kPolicies = {"easy", "easy+", "easy-sjbf", "easy++"};
+
+ParsedConfig parse(const std::string& text) { return parse_scheduler_parameters(text, kPolicies); }
+
+TEST(PluginConfig, EmptyGivesDocumentedDefaults) {
+  const ParsedConfig p = parse("");
+  EXPECT_TRUE(p.errors.empty());
+  EXPECT_EQ(p.config.policy, "easy++");
+  EXPECT_EQ(p.config.window, 2);
+  EXPECT_EQ(p.config.metric, "avg");
+  EXPECT_EQ(p.config.correction, "estimate");
+  EXPECT_EQ(p.config.interval, 5);
+  EXPECT_EQ(p.config.max_job_test, 1000);
+  EXPECT_EQ(p.config.save_interval, 60);
+  EXPECT_EQ(p.config.state_file, "");
+  EXPECT_FALSE(p.config.debug);
+  EXPECT_EQ(p.config.predictor_spec(), "");
+}
+
+TEST(PluginConfig, SlurmKeysAreIgnored) {
+  const ParsedConfig p = parse("bf_interval=30,sched_interval=-1,default_queue_depth=100,"
+                               "bf_continue,easypp_interval=7");
+  EXPECT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.interval, 7);
+}
+
+TEST(PluginConfig, EveryKeyAccepted) {
+  const ParsedConfig p = parse(
+      "easypp_policy=easy-sjbf,easypp_partition_policy=debug:easy;batch:easy+,"
+      "easypp_window=30,easypp_metric=median,easypp_correction=gradual,easypp_interval=1,"
+      "easypp_max_job_test=100000,easypp_state_file=/var/lib/x/h.json,"
+      "easypp_save_interval=86400,easypp_debug=yes");
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.policy, "easy-sjbf");
+  EXPECT_EQ(p.config.policy_for("debug"), "easy");
+  EXPECT_EQ(p.config.policy_for("batch"), "easy+");
+  EXPECT_EQ(p.config.policy_for("other"), "easy-sjbf");
+  EXPECT_EQ(p.config.window, 30);
+  EXPECT_EQ(p.config.metric, "median");
+  EXPECT_EQ(p.config.correction, "gradual");
+  EXPECT_EQ(p.config.interval, 1);
+  EXPECT_EQ(p.config.max_job_test, 100000);
+  EXPECT_EQ(p.config.state_file, "/var/lib/x/h.json");
+  EXPECT_EQ(p.config.save_interval, 86400);
+  EXPECT_TRUE(p.config.debug);
+  EXPECT_EQ(p.config.predictor_spec(), "history:window=30,metric=median,correction=gradual");
+}
+
+TEST(PluginConfig, KeysAreCaseInsensitiveValuesTrimmed) {
+  const ParsedConfig p = parse(" EASYPP_Window = 5 , Easypp_Policy=easy+");
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.window, 5);
+  EXPECT_EQ(p.config.policy, "easy+");
+}
+
+struct BadValue {
+  std::string text;
+  std::string expected_in_error;
+};
+
+class PluginConfigBad : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(PluginConfigBad, OneErrorNamingKeyAndValueDefaultKept) {
+  const ParsedConfig p = parse(GetParam().text);
+  ASSERT_EQ(p.errors.size(), 1u);
+  EXPECT_NE(p.errors[0].find(GetParam().expected_in_error), std::string::npos) << p.errors[0];
+  const Config defaults;
+  EXPECT_EQ(p.config.policy, defaults.policy);
+  EXPECT_EQ(p.config.window, defaults.window);
+  EXPECT_EQ(p.config.metric, defaults.metric);
+  EXPECT_EQ(p.config.correction, defaults.correction);
+  EXPECT_EQ(p.config.interval, defaults.interval);
+  EXPECT_EQ(p.config.max_job_test, defaults.max_job_test);
+  EXPECT_EQ(p.config.save_interval, defaults.save_interval);
+  EXPECT_EQ(p.config.state_file, defaults.state_file);
+  EXPECT_EQ(p.config.debug, defaults.debug);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Values, PluginConfigBad,
+    ::testing::Values(
+        BadValue{"easypp_policy=fifo", "easypp_policy=fifo: unknown policy (valid: easy|easy+|easy-sjbf|easy++); using default easy++"},
+        BadValue{"easypp_window=0", "easypp_window=0: expected an integer in 1..30; using default 2"},
+        BadValue{"easypp_window=31", "easypp_window=31"},
+        BadValue{"easypp_window=2x", "easypp_window=2x"},
+        BadValue{"easypp_window=", "easypp_window=: expected an integer"},
+        BadValue{"easypp_metric=mean", "easypp_metric=mean: expected one of avg|median|min|max; using default avg"},
+        BadValue{"easypp_correction=none", "easypp_correction=none: expected one of estimate|gradual|exponential"},
+        BadValue{"easypp_interval=0", "easypp_interval=0: expected an integer in 1..3600; using default 5"},
+        BadValue{"easypp_interval=-3", "easypp_interval=-3"},
+        BadValue{"easypp_interval=99999999999999", "easypp_interval=99999999999999"},
+        BadValue{"easypp_max_job_test=0", "easypp_max_job_test=0: expected an integer in 1..100000; using default 1000"},
+        BadValue{"easypp_save_interval=0", "easypp_save_interval=0"},
+        BadValue{"easypp_state_file=relative/p.json", "easypp_state_file=relative/p.json: must be an absolute file path"},
+        BadValue{"easypp_state_file=/dir/", "easypp_state_file=/dir/"},
+        BadValue{"easypp_debug=maybe", "easypp_debug=maybe: expected 0|1|yes|no|true|false"},
+        BadValue{"easypp_windw=3", "easypp_windw=3: unknown key"},
+        BadValue{"easypp_window", "easypp_window: expected key=value"},
+        BadValue{"easypp_partition_policy=debug", "entry 'debug' is not PARTITION:POLICY"},
+        BadValue{"easypp_partition_policy=debug:fifo", "entry 'debug:fifo': unknown policy"}));
+
+TEST(PluginConfig, BadEntriesDoNotSpoilGoodOnes) {
+  const ParsedConfig p = parse("easypp_window=0,easypp_metric=max,easypp_partition_policy="
+                               "a:easy;b:nope;c:easy+");
+  ASSERT_EQ(p.errors.size(), 2u);
+  EXPECT_EQ(p.config.window, 2);
+  EXPECT_EQ(p.config.metric, "max");
+  EXPECT_EQ(p.config.policy_for("a"), "easy");
+  EXPECT_EQ(p.config.policy_for("b"), "easy++");
+  EXPECT_EQ(p.config.policy_for("c"), "easy+");
+  // A predictor key was given (even a bad one), so the spec is spelled out in full.
+  EXPECT_EQ(p.config.predictor_spec(), "history:window=2,metric=max,correction=estimate");
+}
+
+TEST(PluginConfig, DuplicateKeyKeepsFirstLikeSlurm) {
+  const ParsedConfig p = parse("easypp_window=3,easypp_window=4");
+  ASSERT_EQ(p.errors.size(), 1u);
+  EXPECT_NE(p.errors[0].find("easypp_window=4: given twice"), std::string::npos);
+  EXPECT_EQ(p.config.window, 3);
+}
+
+TEST(PluginConfig, DuplicatePartitionKeepsFirst) {
+  const ParsedConfig p = parse("easypp_partition_policy=a:easy;a:easy+");
+  ASSERT_EQ(p.errors.size(), 1u);
+  EXPECT_EQ(p.config.policy_for("a"), "easy");
+}
+
+}  // namespace
+}  // namespace easypp::plugin
