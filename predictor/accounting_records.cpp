@@ -74,13 +74,14 @@ int fail(char* err, std::size_t errlen, std::string_view key, std::string_view v
 }
 
 // Fills start/end/runtime; 0 if the job never ran.
-int finish(epp_record* out, std::string_view start_s, std::string_view end_s, char* err, std::size_t errlen) {
+int finish(epp_record* out, const char* start_key, std::string_view start_s, const char* end_key,
+           std::string_view end_s, char* err, std::size_t errlen) {
   Parse ps = parse_time(start_s, out->start);
-  if (ps == Parse::Bad) return fail(err, errlen, "Start", start_s, "expected YYYY-MM-DDTHH:MM:SS");
+  if (ps == Parse::Bad) return fail(err, errlen, start_key, start_s, "expected YYYY-MM-DDTHH:MM:SS");
   Parse pe = parse_time(end_s, out->end);
-  if (pe == Parse::Bad) return fail(err, errlen, "End", end_s, "expected YYYY-MM-DDTHH:MM:SS");
+  if (pe == Parse::Bad) return fail(err, errlen, end_key, end_s, "expected YYYY-MM-DDTHH:MM:SS");
   if (ps == Parse::Skip || pe == Parse::Skip || out->start <= 0) return 0;  // never started / still running
-  if (out->end < out->start) return fail(err, errlen, "End", end_s, "before the start time");
+  if (out->end < out->start) return fail(err, errlen, end_key, end_s, "before the start time");
   out->job.runtime = out->end - out->start;
   return 1;
 }
@@ -157,7 +158,7 @@ int epp_parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t 
   if (r == Parse::Skip) return 0;
   if (have_submit && parse_time(submit, out->job.submit) == Parse::Bad)
     return fail(err, errlen, "SubmitTime", submit, "expected YYYY-MM-DDTHH:MM:SS");
-  return finish(out, start, end, err, errlen);
+  return finish(out, "StartTime", start, "EndTime", end, err, errlen);
 }
 
 int epp_parse_sacct_line(const char* text, epp_record* out, char* err, size_t errlen) {
@@ -200,7 +201,7 @@ int epp_parse_sacct_line(const char* text, epp_record* out, char* err, size_t er
   if (r == Parse::Skip) return 0;
   if (parse_time(f[3], out->job.submit) == Parse::Bad)
     return fail(err, errlen, "Submit", f[3], "expected YYYY-MM-DDTHH:MM:SS");
-  return finish(out, f[4], f[5], err, errlen);
+  return finish(out, "Start", f[4], "End", f[5], err, errlen);
 }
 
 int epp_learn_record(epp_predictor* p, const epp_record* r) {

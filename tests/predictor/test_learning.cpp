@@ -1,0 +1,90 @@
+// What teaches the predictor: end states (learn=), bad times, and job-id dedupe.
+#include <gtest/gtest.h>
+
+#include "predictor_fixture.h"
+
+namespace easypp::test {
+namespace {
+
+TEST(LearnRule, FinishedTeachesCompletedTimeoutAndLongFailures) {
+  auto p = make_predictor("");  // learn=finished, failed_min=60
+  EXPECT_EQ(teach(p.get(), 1, 7, 3600, 100, 10000, EPP_END_COMPLETED), 1);
+  EXPECT_EQ(teach(p.get(), 2, 7, 3600, 3600, 14000, EPP_END_TIMEOUT), 1);
+  EXPECT_EQ(teach(p.get(), 3, 7, 3600, 59, 15000, EPP_END_FAILED), 0);
+  EXPECT_EQ(teach(p.get(), 4, 7, 3600, 60, 16000, EPP_END_FAILED), 1);
+  EXPECT_EQ(teach(p.get(), 5, 7, 3600, 900, 17000, EPP_END_CANCELLED), 0);
+  EXPECT_EQ(epp_predictor_records(p.get()), 3u);
+}
+
+TEST(LearnRule, FailedMinIsConfigurable) {
+  auto p = make_predictor("history:failed_min=0");
+  EXPECT_EQ(teach(p.get(), 3, 7, 3600, 1, 15000, EPP_END_FAILED), 1);
+}
+
+TEST(LearnRule, CompletedTeachesOnlyCompletedRuns) {
+  auto p = make_predictor("history:learn=completed");
+  EXPECT_EQ(teach(p.get(), 1, 7, 3600, 100, 10000, EPP_END_COMPLETED), 1);
+  EXPECT_EQ(teach(p.get(), 2, 7, 3600, 3600, 14000, EPP_END_TIMEOUT), 0);
+  EXPECT_EQ(teach(p.get(), 3, 7, 3600, 600, 15000, EPP_END_FAILED), 0);
+}
+
+TEST(LearnRule, AllTeachesEveryEndIncludingCancelled) {
+  auto p = make_predictor("last:learn=all");
+  EXPECT_EQ(teach(p.get(), 1, 7, 3600, 900, 17000, EPP_END_CANCELLED), 1);
+  EXPECT_EQ(teach(p.get(), 2, 7, 3600, 5, 18000, EPP_END_FAILED), 1);
+}
+
+TEST(LearnRule, RejectsUnknownStatesAndImpossibleTimes) {
+  auto p = make_predictor("history:learn=all");
+  epp_job j = job(1, 7, 3600);
+  EXPECT_EQ(epp_learn(p.get(), &j, 100, 200, 9), 0);
+  EXPECT_EQ(epp_learn(p.get(), &j, 100, 200, -1), 0);
+  EXPECT_EQ(epp_learn(p.get(), &j, 0, 200, EPP_END_COMPLETED), 0);    // never started
+  EXPECT_EQ(epp_learn(p.get(), &j, 300, 200, EPP_END_COMPLETED), 0);  // ends before start
+  EXPECT_EQ(epp_learn(p.get(), nullptr, 100, 200, EPP_END_COMPLETED), 0);
+  EXPECT_EQ(epp_learn(nullptr, &j, 100, 200, EPP_END_COMPLETED), 0);
+  EXPECT_EQ(epp_predictor_records(p.get()), 0u);
+}
+
+TEST(Dedupe, ReimportingTheSameJobsDoesNotCountTwice) {
+  auto p = make_predictor("history:window=3");
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(teach(p.get(), 10, 7, 3600, 100, 10000), round == 0 ? 1 : 0);
+    EXPECT_EQ(teach(p.get(), 11, 7, 3600, 200, 10100), round == 0 ? 1 : 0);
+    EXPECT_EQ(teach(p.get(), 12, 7, 3600, 900, 10200), round == 0 ? 1 : 0);
+  }
+  EXPECT_EQ(epp_predictor_records(p.get()), 3u);
+  EXPECT_EQ(predict(p.get(), 7, 3600), 400);
+}
+
+TEST(Dedupe, IsPerUser) {
+  auto p = make_predictor("");
+  EXPECT_EQ(teach(p.get(), 10, 7, 3600, 100, 10000), 1);
+  EXPECT_EQ(teach(p.get(), 10, 8, 3600, 100, 10000), 1);
+}
+
+TEST(Dedupe, IdZeroIsUnknownAndNeverDeduplicated) {
+  auto p = make_predictor("");
+  EXPECT_EQ(teach(p.get(), 0, 7, 3600, 100, 10000), 1);
+  EXPECT_EQ(teach(p.get(), 0, 7, 3600, 100, 10000), 1);
+}
+
+TEST(Dedupe, BoundedSetTreatsIdsOlderThanItsWindowAsSeen) {
+  auto p = make_predictor("");
+  for (int id = 1000; id < 1200; id += 1) teach(p.get(), id, 7, 3600, 100, 10000 + id);
+  // The 128 largest ids are kept (1072..1199): 1071 and below count as already learned.
+  EXPECT_EQ(teach(p.get(), 1071, 7, 3600, 100, 50000), 0);
+  EXPECT_EQ(teach(p.get(), 5, 7, 3600, 100, 50000), 0);
+  EXPECT_EQ(teach(p.get(), 1150, 7, 3600, 100, 50000), 0);  // kept, seen
+  EXPECT_EQ(teach(p.get(), 1200, 7, 3600, 100, 50000), 1);  // new
+}
+
+TEST(Dedupe, GapsInsideTheWindowAreStillLearned) {
+  auto p = make_predictor("");
+  teach(p.get(), 10, 7, 3600, 100, 10000);
+  teach(p.get(), 30, 7, 3600, 100, 10100);
+  EXPECT_EQ(teach(p.get(), 20, 7, 3600, 100, 10050), 1);  // ended out of id order
+}
+
+}  // namespace
+}  // namespace easypp::test

@@ -1,0 +1,167 @@
+// Persistence: round trip, atomic write, mode 0600, symlinks refused, corrupt recovery.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "predictor_fixture.h"
+
+namespace easypp::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StateFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "epp-state-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    path_ = (dir_ / "state.json").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void write(const std::string& text) { std::ofstream(path_, std::ios::binary) << text; }
+  std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  // Files in the directory other than state.json.
+  std::vector<std::string> others() {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename() != "state.json") out.push_back(e.path().filename().string());
+    return out;
+  }
+  int load(epp_predictor* p) { return epp_load(p, path_.c_str(), err_, sizeof err_); }
+
+  fs::path dir_;
+  std::string path_;
+  char err_[512] = "";
+};
+
+TEST_F(StateFile, RoundTripKeepsHistoryAccuracyAndSeenIds) {
+  auto a = make_predictor("history:fallback=relative,fullness=full,window=3");
+  teach(a.get(), 1, 7, 3600, 900, 10000);
+  teach(a.get(), 2, 7, 1800, 900, 10100);
+  teach(a.get(), 3, 8, 600, 60, 10200);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+
+  auto b = make_predictor("history:fallback=relative,fullness=full,window=3");
+  ASSERT_EQ(load(b.get()), EPP_LOAD_OK) << err_;
+  EXPECT_EQ(epp_predictor_users(b.get()), 2u);
+  EXPECT_EQ(epp_predictor_records(b.get()), 3u);
+  EXPECT_EQ(predict(b.get(), 7, 1000), predict(a.get(), 7, 1000));
+  EXPECT_EQ(predict(b.get(), 7, 1000), 375);  // relative fallback survived
+  EXPECT_EQ(teach(b.get(), 2, 7, 1800, 900, 10100), 0);  // already seen before the save
+  teach(b.get(), 4, 7, 3600, 300, 10300);
+  EXPECT_EQ(predict(b.get(), 7, 3600), 700);  // (900 + 900 + 300) / 3
+}
+
+TEST_F(StateFile, RoundTripOfTheExtendedTable) {
+  auto a = make_predictor("history:type=extended,window=2");
+  teach(a.get(), 1, 7, 3600, 100, 10000);
+  for (int i = 2; i < 40; ++i) teach(a.get(), i, 7, 60, 30, 10000 + i);  // push run 1 out of the ring
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  auto b = make_predictor("history:type=extended,window=2");
+  ASSERT_EQ(load(b.get()), EPP_LOAD_OK) << err_;
+  EXPECT_EQ(predict(b.get(), 7, 3600), 100);
+}
+
+TEST_F(StateFile, WrittenWithMode0600AndNoTemporaryLeftBehind) {
+  auto a = make_predictor("");
+  teach(a.get(), 1, 7, 3600, 900, 10000);
+  ::umask(022);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;  // replaces
+  struct stat st;
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_TRUE(others().empty());
+  EXPECT_NE(read(path_).find("\"schema\":1"), std::string::npos);
+}
+
+TEST_F(StateFile, MissingFileStartsEmpty) {
+  auto p = make_predictor("");
+  EXPECT_EQ(load(p.get()), EPP_LOAD_MISSING);
+  EXPECT_EQ(epp_predictor_users(p.get()), 0u);
+}
+
+TEST_F(StateFile, SaveRefusesASymlinkedTarget) {
+  std::string victim = (dir_ / "victim").string();
+  std::ofstream(victim) << "keep me";
+  fs::create_symlink(victim, path_);
+  auto p = make_predictor("");
+  EXPECT_EQ(epp_save(p.get(), path_.c_str(), err_, sizeof err_), -1);
+  EXPECT_EQ(std::string(err_), path_ + ": is a symlink; refusing to write through it");
+  EXPECT_EQ(read(victim), "keep me");
+}
+
+TEST_F(StateFile, LoadRefusesASymlink) {
+  auto a = make_predictor("");
+  std::string real = (dir_ / "real.json").string();
+  ASSERT_EQ(epp_save(a.get(), real.c_str(), err_, sizeof err_), 0) << err_;
+  fs::create_symlink(real, path_);
+  auto p = make_predictor("");
+  EXPECT_EQ(load(p.get()), EPP_LOAD_ERROR);
+  EXPECT_EQ(std::string(err_), path_ + ": is a symlink; refusing to read it");
+  EXPECT_TRUE(fs::is_symlink(path_));  // left alone, not "set aside"
+}
+
+class CorruptState : public StateFile {
+ protected:
+  // Loads `text`, expects EPP_LOAD_CORRUPT, an empty predictor, and the file set aside.
+  void expect_corrupt(const std::string& text, const std::string& reason) {
+    write(text);
+    auto p = make_predictor("");
+    teach(p.get(), 99, 1, 100, 10, 5000);  // state before the load is dropped too
+    EXPECT_EQ(load(p.get()), EPP_LOAD_CORRUPT);
+    std::string err = err_;
+    EXPECT_EQ(err.rfind(path_, 0), 0u) << err;
+    EXPECT_NE(err.find(reason), std::string::npos) << err;
+    EXPECT_NE(err.find("set aside as " + path_ + ".corrupt-"), std::string::npos) << err;
+    EXPECT_EQ(err.find('\n'), std::string::npos);
+    EXPECT_EQ(epp_predictor_users(p.get()), 0u);
+    EXPECT_FALSE(fs::exists(path_));
+    auto rest = others();
+    ASSERT_EQ(rest.size(), 1u);
+    EXPECT_EQ(rest[0].size(), std::string("state.json.corrupt-20261122T023300").size()) << rest[0];
+    EXPECT_EQ(read((dir_ / rest[0]).string()), text);  // kept for a post-mortem
+    EXPECT_EQ(load(p.get()), EPP_LOAD_MISSING);         // next start: empty, no error
+  }
+};
+
+TEST_F(CorruptState, TruncatedFile) {
+  auto a = make_predictor("");
+  teach(a.get(), 1, 7, 3600, 900, 10000);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0);
+  std::string whole = read(path_);
+  expect_corrupt(whole.substr(0, whole.size() / 2), "not valid JSON");
+}
+
+TEST_F(CorruptState, Garbage) { expect_corrupt("\x01\x02garbage{", "not valid JSON"); }
+
+TEST_F(CorruptState, EmptyFile) { expect_corrupt("", "not valid JSON"); }
+
+TEST_F(CorruptState, WrongSchemaVersion) {
+  expect_corrupt(R"({"format":"easypp-predictor-state","schema":2,"spec":"","users":[]})",
+                 "schema=2: unsupported schema version (this library reads 1)");
+}
+
+TEST_F(CorruptState, NotOurFormat) { expect_corrupt(R"({"hello":"world"})", "format: expected"); }
+
+TEST_F(CorruptState, BadRunNamesItsPlace) {
+  expect_corrupt(R"({"format":"easypp-predictor-state","schema":1,"spec":"","users":[)"
+                 R"({"uid":7,"accuracy_sum":0.5,"accuracy_count":1,"seen":[1],"recent":[[1,2,3,4]]}]})",
+                 "users[0].recent[0]: expected [job_id, submit, end, estimate, runtime]");
+}
+
+}  // namespace
+}  // namespace easypp::test
