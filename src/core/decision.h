@@ -22,7 +22,13 @@ struct Decision {
   // Planned start times of waiting jobs that do not start now (at least the first blocked
   // job's reservation; conservative policies give one per job). Drivers show these as
   // start estimates (squeue --start) and metrics use them for predictability.
+  // reservations[0] is always the head: the first blocked job in the policy's reservation
+  // order.
   std::vector<Reservation> reservations;
+  // The policy's own plan when it reports a different one (double booking, paper 000
+  // section 4: `reservations` then holds the estimate-based ones shown to users, this the
+  // prediction-based ones the policy planned with). Empty for other policies.
+  std::vector<Reservation> planned_reservations;
   // Running jobs to kill and requeue (restart from the beginning later): papers 002, 004.
   std::vector<JobId> kill_requeue;
   // How many waiting jobs the pass examined (sdiag's "depth").

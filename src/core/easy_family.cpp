@@ -1,0 +1,40 @@
+#include "core/easy_family.h"
+
+#include <utility>
+
+namespace easypp {
+
+EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(config)) {
+  rules_.reservation_order = config_.shortest_reservation
+                                 ? static_cast<const JobOrder*>(&shortest_first_)
+                                 : static_cast<const JobOrder*>(&queue_order_);
+  if (config_.backfill) {
+    rules_.backfill_order = config_.shortest_backfill
+                                ? static_cast<const JobOrder*>(&shortest_first_)
+                                : static_cast<const JobOrder*>(&queue_order_);
+  }
+  rules_.fit = config_.fit;
+}
+
+Decision EasyFamilyPolicy::plan(const ClusterState& state) {
+  Decision decision;
+  pass_.run(state, rules_, decision);
+  if (config_.double_booking && pass_.head()) {
+    const Job& head = state.waiting[pass_.head()->position];
+    decision.planned_reservations = decision.reservations;
+    decision.reservations[0].start = estimate_based_start(state, head);
+  }
+  return decision;
+}
+
+Time EasyFamilyPolicy::estimate_based_start(const ClusterState& state, const Job& head) {
+  busy_.clear();
+  for (const RunningJob& r : state.running) busy_.push_back({r.kill_time(), r.job.procs});
+  for (std::uint32_t p : pass_.started()) {
+    busy_.push_back({state.now + state.waiting[p].estimate, state.waiting[p].procs});
+  }
+  estimate_profile_.reset(state.now, state.procs, busy_);
+  return estimate_profile_.earliest_start(head.procs, head.estimate);
+}
+
+}  // namespace easypp

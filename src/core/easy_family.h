@@ -1,0 +1,54 @@
+// The EASY family of paper 000 as one parameterized policy: FCFS, EASY, EASY_PCOR, EASY+,
+// EASY_SJBF, EASY++, PERFECT++, X2, X2+, X2++, SJF, SJF+, and the two no-surprise
+// variants of section 4 (double booking, safe backfilling). They differ only in traits
+// (which predictions, corrections, doubling), in the two job orders and in which runtime
+// must fit before the reservation; the pass itself is EasyPass.
+#ifndef EASYPP_CORE_EASY_FAMILY_H
+#define EASYPP_CORE_EASY_FAMILY_H
+
+#include <string>
+
+#include "core/easy_pass.h"
+#include "core/job_order.h"
+#include "core/policy.h"
+#include "core/profile.h"
+
+namespace easypp {
+
+struct EasyFamilyConfig {
+  std::string name{};
+  PolicyTraits traits{};
+  bool shortest_reservation = false;  // SJF: the shortest job starts first / is the head
+  bool backfill = true;               // false: plain FCFS
+  bool shortest_backfill = false;     // SJBF
+  BackfillFit fit = BackfillFit::prediction;
+  // Double booking: also compute the head's reservation on user estimates (kill times) and
+  // report that one in Decision.reservations; the planned one goes to planned_reservations.
+  bool double_booking = false;
+};
+
+class EasyFamilyPolicy final : public Policy {
+ public:
+  explicit EasyFamilyPolicy(EasyFamilyConfig config);
+  std::string_view name() const override { return config_.name; }
+  const PolicyTraits& traits() const override { return config_.traits; }
+  Decision plan(const ClusterState& state) override;
+
+ private:
+  // The head's earliest start on kill times: running jobs end by start + estimate, jobs
+  // started this pass (backfilled ones too) by now + estimate. A promise that holds as
+  // long as jobs are killed at their limits.
+  Time estimate_based_start(const ClusterState& state, const Job& head);
+
+  EasyFamilyConfig config_;
+  QueueOrder queue_order_;
+  ShortestFirst shortest_first_;
+  EasyRules rules_;
+  EasyPass pass_;
+  AvailabilityProfile estimate_profile_;
+  std::vector<AvailabilityProfile::Busy> busy_;
+};
+
+}  // namespace easypp
+
+#endif

@@ -1,0 +1,78 @@
+#include "core/easy_pass.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace easypp {
+
+void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& decision) {
+  if (rules.reservation_order == nullptr) {
+    throw std::invalid_argument("EasyPass: rules.reservation_order is required");
+  }
+  decision = Decision{};
+  head_.reset();
+  started_.clear();
+  const std::vector<Job>& waiting = state.waiting;
+  if (waiting.empty()) return;
+
+  positions_.resize(waiting.size());
+  std::iota(positions_.begin(), positions_.end(), std::uint32_t{0});
+  rules.reservation_order->arrange(state, positions_);
+
+  int idle = state.procs;
+  for (const RunningJob& r : state.running) idle -= r.job.procs;
+
+  // Start in reservation order until the first job that does not fit now.
+  std::size_t k = 0;
+  for (; k < positions_.size(); ++k) {
+    const Job& job = waiting[positions_[k]];
+    ++decision.examined;
+    // Wider than the domain: it can never start, so it must not block the queue.
+    if (job.procs > state.procs) continue;
+    if (job.procs > idle) break;
+    idle -= job.procs;
+    started_.push_back(positions_[k]);
+    decision.start.push_back(job.id);
+  }
+  if (k == positions_.size()) return;
+
+  // The head's reservation, on predicted ends of running jobs and of the jobs just
+  // started (an end already past counts as now).
+  const Job& head = waiting[positions_[k]];
+  busy_.clear();
+  for (const RunningJob& r : state.running) busy_.push_back({r.predicted_end(), r.job.procs});
+  for (std::uint32_t p : started_) {
+    busy_.push_back({state.now + waiting[p].prediction, waiting[p].procs});
+  }
+  profile_.reset(state.now, state.procs, busy_);
+  const Time shadow = profile_.earliest_start(head.procs, head.prediction);
+  int extra = profile_.free_at(shadow) - head.procs;
+  head_ = Head{positions_[k], shadow, extra};
+  decision.reservations.push_back({head.id, shadow});
+
+  if (rules.backfill_order == nullptr) return;
+  std::span<std::uint32_t> candidates(positions_.data() + k + 1, positions_.size() - k - 1);
+  if (rules.backfill_order != rules.reservation_order) {
+    std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
+    rules.backfill_order->arrange(state, candidates);
+  }
+  for (std::uint32_t p : candidates) {
+    if (idle == 0) break;  // nothing else can start; the rest is not examined
+    const Job& job = waiting[p];
+    ++decision.examined;
+    if (job.procs > idle) continue;
+    const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
+    const bool ends_by_shadow = runtime <= shadow - state.now;
+    if (!ends_by_shadow) {
+      if (job.procs > extra) continue;
+      extra -= job.procs;  // it will still hold them at the shadow time
+    }
+    idle -= job.procs;
+    started_.push_back(p);
+    decision.start.push_back(job.id);
+    decision.backfilled.push_back(job.id);
+  }
+}
+
+}  // namespace easypp

@@ -1,0 +1,17 @@
+#include "core/job_order.h"
+
+#include <algorithm>
+
+namespace easypp {
+
+void ShortestFirst::arrange(const ClusterState& state,
+                            std::span<std::uint32_t> positions) const {
+  const std::vector<Job>& w = state.waiting;
+  std::sort(positions.begin(), positions.end(), [&w](std::uint32_t a, std::uint32_t b) {
+    const Time pa = w[a].prediction;
+    const Time pb = w[b].prediction;
+    return pa != pb ? pa < pb : a < b;
+  });
+}
+
+}  // namespace easypp

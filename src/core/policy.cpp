@@ -1,0 +1,135 @@
+// The policy registry: every name make_policy() accepts, with what it means in paper 000.
+#include <functional>
+#include <stdexcept>
+
+#include "core/conservative.h"
+#include "core/easy_family.h"
+#include "core/policy.h"
+
+namespace easypp {
+namespace {
+
+// Default system-generated predictions: the predictor library's default history model
+// (average of the user's last two runs, section 3.1).
+constexpr const char* kHistory = "history";
+
+PolicyTraits on_estimates(bool correct = false) {
+  PolicyTraits t;
+  t.predictor = "estimate";
+  t.correct_predictions = correct;
+  return t;
+}
+
+PolicyTraits on_predictions(const char* predictor = kHistory) {
+  PolicyTraits t;
+  t.predictor = predictor;
+  t.correct_predictions = true;
+  return t;
+}
+
+// X2 (section 5): the scheduler sees every user estimate doubled (estimate_factor; the
+// driver still kills at the user's own limit). X2 plans on those doubled estimates.
+PolicyTraits doubled_estimates() {
+  PolicyTraits t = on_estimates();
+  t.estimate_factor = 2.0;
+  return t;
+}
+
+// X2+ / X2++: history predictions doubled too (prediction_factor), falling back on the
+// doubled estimate, which also caps them; predictions are corrected.
+PolicyTraits doubled_predictions() {
+  PolicyTraits t = on_predictions();
+  t.estimate_factor = 2.0;
+  t.prediction_factor = 2.0;
+  return t;
+}
+
+struct Entry {
+  const char* name;
+  // True when the predictor is the policy's free parameter (+ and ++ variants), so
+  // PolicyOptions.predictor may replace it; false when the name fixes it.
+  bool predictor_overridable;
+  // Builds the policy with these traits (its defaults, or with the predictor replaced).
+  std::function<std::unique_ptr<Policy>(PolicyTraits)> make;
+  PolicyTraits traits;
+};
+
+// An EasyFamilyPolicy entry: `c` without traits, completed at make time.
+Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyFamilyConfig c) {
+  c.name = name;
+  return {name, overridable,
+          [c](PolicyTraits t) {
+            EasyFamilyConfig full = c;
+            full.traits = std::move(t);
+            return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
+          },
+          std::move(traits)};
+}
+
+const std::vector<Entry>& registry() {
+  static const std::vector<Entry> entries = {
+      easy_family("fcfs", false, on_estimates(), {.backfill = false}),
+      easy_family("easy", false, on_estimates(), {}),
+      easy_family("easy-pcor", false, on_estimates(true), {}),
+      easy_family("easy+", true, on_predictions(), {}),
+      easy_family("easy-sjbf", false, on_estimates(), {.shortest_backfill = true}),
+      easy_family("easy++", true, on_predictions(), {.shortest_backfill = true}),
+      // Clairvoyant; corrections only matter for runs longer than their estimate.
+      easy_family("perfect++", false, on_predictions("perfect"), {.shortest_backfill = true}),
+      {"conservative", false,
+       [](PolicyTraits t) {
+         return std::unique_ptr<Policy>(
+             std::make_unique<ConservativePolicy>("conservative", std::move(t)));
+       },
+       on_estimates()},
+      easy_family("x2", false, doubled_estimates(), {}),
+      easy_family("x2+", true, doubled_predictions(), {}),
+      easy_family("x2++", true, doubled_predictions(), {.shortest_backfill = true}),
+      // SJF: shortest first for starting and for the reservation too (section 5).
+      easy_family("sjf", false, on_estimates(),
+                  {.shortest_reservation = true, .shortest_backfill = true}),
+      easy_family("sjf+", true, on_predictions(),
+                  {.shortest_reservation = true, .shortest_backfill = true}),
+      easy_family("easy++-dbook", true, on_predictions(),
+                  {.shortest_backfill = true, .double_booking = true}),
+      easy_family("easy++-safe", true, on_predictions(),
+                  {.shortest_backfill = true, .fit = BackfillFit::estimate}),
+  };
+  return entries;
+}
+
+std::string joined_names() {
+  std::string out;
+  for (const Entry& e : registry()) {
+    if (!out.empty()) out += ", ";
+    out += e.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options) {
+  for (const Entry& e : registry()) {
+    if (name != e.name) continue;
+    if (!options.predictor.empty() && !e.predictor_overridable) {
+      throw std::invalid_argument("policy=" + std::string(name) +
+                                  ": its predictions are fixed by its name, so predictor=" +
+                                  options.predictor +
+                                  " does not apply (use a + or ++ policy, e.g. easy++)");
+    }
+    PolicyTraits traits = e.traits;
+    if (!options.predictor.empty()) traits.predictor = options.predictor;
+    return e.make(std::move(traits));
+  }
+  throw std::invalid_argument("unknown policy=" + std::string(name) +
+                              " (valid: " + joined_names() + ")");
+}
+
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (const Entry& e : registry()) names.emplace_back(e.name);
+  return names;
+}
+
+}  // namespace easypp
