@@ -63,7 +63,8 @@ Json to_json(const RuntimeModel& model) {
     json_t* recent = json_array();
     for (std::size_t i = 0; i < h.recent.size(); ++i) json_array_append_new(recent, run_array(h.recent.at(i)));
     json_t* seen = json_array();
-    for (auto id : h.seen.ids()) json_array_append_new(seen, json_integer(static_cast<json_int_t>(id)));
+    for (std::size_t i = 0; i < h.seen.size(); ++i)
+      json_array_append_new(seen, json_integer(static_cast<json_int_t>(h.seen.at(i))));
     json_t* user = json_pack("{s:I,s:f,s:I,s:o,s:o}", "uid", static_cast<json_int_t>(uid), "accuracy_sum",
                              h.accuracy_sum, "accuracy_count", static_cast<json_int_t>(h.accuracy_count), "seen",
                              seen, "recent", recent);

@@ -25,22 +25,36 @@ bool RunRing::add(const Run& run) {
   return true;
 }
 
+std::size_t SeenIds::lower_bound(std::uint64_t id) const {
+  std::size_t lo = 0, hi = size_;
+  while (lo < hi) {
+    std::size_t mid = (lo + hi) / 2;
+    if (at(mid) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 bool SeenIds::contains(std::uint64_t id) const {
-  if (id == 0) return false;
-  if (ids_.size() == kSeenIds && id < ids_.front()) return true;
-  return std::binary_search(ids_.begin(), ids_.end(), id);
+  if (id == 0 || size_ == 0) return false;
+  if (size_ == kSeenIds && id < at(0)) return true;
+  std::size_t pos = lower_bound(id);
+  return pos < size_ && at(pos) == id;
 }
 
 void SeenIds::insert(std::uint64_t id) {
   if (id == 0) return;
-  if (ids_.empty() || id > ids_.back()) {
-    ids_.push_back(id);  // the usual case: ids grow over time
-  } else {
-    auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-    if (it != ids_.end() && *it == id) return;
-    ids_.insert(it, id);
+  std::size_t pos = (size_ == 0 || id > at(size_ - 1)) ? size_ : lower_bound(id);
+  if (pos < size_ && at(pos) == id) return;
+  if (size_ == kSeenIds) {
+    if (pos == 0) return;  // below everything kept: already counts as seen
+    head_ = (head_ + 1) % kSeenIds;  // forget the smallest
+    --size_;
+    --pos;
   }
-  if (ids_.size() > kSeenIds) ids_.erase(ids_.begin());
+  for (std::size_t i = size_; i > pos; --i) slot(i) = slot(i - 1);
+  slot(pos) = id;
+  ++size_;
 }
 
 const RunRing* UserHistory::runs_with_estimate(std::int64_t estimate) const {

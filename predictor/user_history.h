@@ -45,15 +45,21 @@ class RunRing {
 // Job ids already learned, for idempotent re-imports. Keeps the kSeenIds largest ids; once
 // full, an id below the smallest kept one is also treated as seen (older than anything
 // the bounded history can still use). Id 0 means "unknown" and is never deduplicated.
+// Stored as a sorted circular buffer: the usual arrival (a new largest id) is O(1).
 class SeenIds {
  public:
   static constexpr std::size_t kSeenIds = 128;
   bool contains(std::uint64_t id) const;
   void insert(std::uint64_t id);
-  const std::vector<std::uint64_t>& ids() const { return ids_; }  // ascending
+  std::size_t size() const { return size_; }
+  std::uint64_t at(std::size_t i) const { return ids_[(head_ + i) % kSeenIds]; }  // ascending
 
  private:
-  std::vector<std::uint64_t> ids_;
+  std::uint64_t& slot(std::size_t i) { return ids_[(head_ + i) % kSeenIds]; }
+  std::size_t lower_bound(std::uint64_t id) const;
+  std::array<std::uint64_t, kSeenIds> ids_{};
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
 };
 
 struct UserHistory {

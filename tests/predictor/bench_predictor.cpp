@@ -1,0 +1,51 @@
+// Throughput of predict + learn pairs on one handle (one thread): the cost a scheduler
+// pays per job. Target: >= 5 million pairs per second with the default spec.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "easypp/predictor.h"
+
+namespace {
+
+void predict_and_learn(benchmark::State& state, const char* spec) {
+  char err[256];
+  epp_predictor* p = epp_predictor_new(spec, err, sizeof err);
+  if (p == nullptr) {
+    state.SkipWithError(err);
+    return;
+  }
+  const std::uint32_t users = static_cast<std::uint32_t>(state.range(0));
+  std::uint64_t id = 1;
+  std::int64_t sink = 0;
+  for (auto _ : state) {
+    epp_job j{};
+    j.job_id = id;
+    j.user_id = static_cast<std::uint32_t>(id % users);
+    j.submit = static_cast<std::int64_t>(id);
+    j.estimate = 600 * static_cast<std::int64_t>(1 + id % 8);
+    j.procs = 1;
+    j.runtime = -1;
+    sink += epp_predict(p, &j);
+    epp_learn(p, &j, j.submit + 10, j.submit + 10 + static_cast<std::int64_t>(id % 3000), EPP_END_COMPLETED);
+    ++id;
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations());  // one item = one predict + one learn
+  state.counters["records"] = static_cast<double>(epp_predictor_records(p));
+  epp_predictor_free(p);
+}
+
+void BM_Default(benchmark::State& s) { predict_and_learn(s, ""); }
+void BM_Window30Median(benchmark::State& s) { predict_and_learn(s, "history:window=30,metric=median"); }
+void BM_Extended(benchmark::State& s) { predict_and_learn(s, "history:type=extended,window=5"); }
+void BM_Last(benchmark::State& s) { predict_and_learn(s, "last"); }
+
+BENCHMARK(BM_Default)->Arg(100)->Arg(10000);
+BENCHMARK(BM_Window30Median)->Arg(100);
+BENCHMARK(BM_Extended)->Arg(100);
+BENCHMARK(BM_Last)->Arg(100);
+
+}  // namespace
+
+BENCHMARK_MAIN();
