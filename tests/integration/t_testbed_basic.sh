@@ -1,0 +1,38 @@
+#!/bin/bash
+# The testbed itself: 4 nodes come up idle, a batch job runs to COMPLETED, a 2-node srun
+# runs on two distinct nodes, and `down` leaves none of the testbed's processes behind.
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+tb_up --scheduler sched/backfill --nodes 4 --cpus 4
+
+assert_eq 4 "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" "idle nodes after up"
+
+job=$(tb_submit 2 1 basic 'echo payload-ran; sleep 2')
+wait_state "$job" RUNNING 20
+wait_state "$job" COMPLETED 30
+assert_eq 0:0 "$(job_field "$job" ExitCode)" "batch job exit code"
+grep -q payload-ran "$TB_DIR/out/$job.out" || fail "job output $TB_DIR/out/$job.out lacks the payload's line"
+
+# shellcheck disable=SC2016
+hosts=$(timeout 60 srun -N2 -t1 bash -c 'echo $SLURMD_NODENAME' | sort -u | tr '\n' ' ')
+assert_eq "n1 n2 " "$hosts" "nodes of srun -N2"
+
+# jobcomp/filetxt records the finished batch job.
+grep -q "JobId=$job .*JobState=COMPLETED" "$TB_DIR/jobcomp.txt" || fail "no COMPLETED record of job $job in jobcomp.txt"
+
+# A job still running at down time must not survive it (slurmstepd outlives slurmd).
+long=$(tb_submit 1 5 long 'sleep 300')
+wait_state "$long" RUNNING 20
+daemons=$(sort -un "$TB_DIR"/run/*.pid | tr '\n' ' ')
+tb_down
+for pid in $daemons; do
+  if kill -0 "$pid" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then
+    fail "daemon pid $pid still running after down: $(tr '\0' ' ' < "/proc/$pid/cmdline")"
+  fi
+done
+left=$(tb_leftovers "$TB_DIR")
+[ -z "$left" ] || fail "processes left after down: $left"
+note "ok: no processes of the testbed after down (daemons were $daemons)"
+# down is idempotent
+tb_down
