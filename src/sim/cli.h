@@ -1,0 +1,42 @@
+// easypp-sim's command line: parsed into options, every bad value reported as
+// "option=value: reason" (the caller exits 2).
+#ifndef EASYPP_SIM_CLI_H
+#define EASYPP_SIM_CLI_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/simulator.h"
+#include "sim/workload.h"
+
+namespace easypp::sim {
+
+enum class Format { table, csv, json };
+
+struct CliOptions {
+  std::string trace;
+  std::vector<std::string> policies;
+  std::string predictor;  // empty: each policy's own
+  WorkloadOptions workload;
+  SimOptions sim;
+  bool skip_bad = false;
+  std::uint64_t seed = 1;
+  Format format = Format::table;
+  bool help = false;
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// argv[0] is skipped. Accepts "--opt value" and "--opt=value".
+CliOptions parse_cli(const std::vector<std::string>& args);
+
+const char* cli_usage();
+
+}  // namespace easypp::sim
+
+#endif

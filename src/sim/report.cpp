@@ -1,0 +1,166 @@
+#include "sim/report.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace easypp::sim {
+namespace {
+
+std::string number(double x, int decimals = 4) {
+  if (!std::isfinite(x)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string integer(std::int64_t x) { return std::to_string(x); }
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string change(double value, double base) {
+  if (base == 0) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f%%", 100.0 * (value - base) / base);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
+  const Metrics& m = run.metrics;
+  const Workload& w = *c.workload;
+  const CliOptions& o = *c.options;
+  std::vector<Field> f;
+  auto text = [&](const char* name, const std::string& v) { f.push_back({name, v, true}); };
+  auto num = [&](const char* name, double v, int d = 4) { f.push_back({name, number(v, d), false}); };
+  auto intg = [&](const char* name, std::int64_t v) { f.push_back({name, integer(v), false}); };
+  text("policy", run.policy);
+  text("trace", w.trace);
+  intg("jobs", m.jobs);
+  intg("counted", m.counted);
+  intg("procs", w.procs);
+  num("avg_wait_min", m.avg_wait_min);
+  num("avg_bsld", m.avg_bsld);
+  num("avg_slowdown", m.avg_slowdown);
+  num("accuracy", m.accuracy_pct);
+  num("corrections_per_job", m.corrections_mean);
+  num("corrections_sd", m.corrections_sd);
+  num("utilization", m.utilization_pct);
+  num("max_wait_min", m.max_wait_min);
+  intg("backfilled", m.backfilled);
+  num("reservation_rate", m.reservation_rate_pct);
+  num("reservation_diff_avg_min", m.reservation_diff_min.mean);
+  num("reservation_diff_median_min", m.reservation_diff_min.median);
+  num("reservation_diff_sd_min", m.reservation_diff_min.stddev);
+  num("delay_rate", m.delay_rate_pct);
+  num("delay_avg_min", m.delay_min.mean);
+  num("delay_median_min", m.delay_min.median);
+  num("delay_sd_min", m.delay_min.stddev);
+  num("stalled_rate", m.stalled_rate_pct);
+  num("stall_time_min", m.stall_time_min);
+  num("thieves_avg", m.thieves_avg);
+  intg("restarts", m.restarts);
+  num("lost_work_pct", m.lost_work_pct);
+  text("predictor", run.predictor);
+  text("runtime", o.sim.runtime == RuntimeMode::cap ? "cap" : "replay");
+  text("size_from", o.workload.size_from == SizeFrom::allocated ? "allocated" : "requested");
+  num("load_factor", o.workload.load_factor);
+  num("estimate_factor", o.workload.estimate_factor);
+  intg("seed", static_cast<std::int64_t>(o.seed));
+  intg("dropped_too_wide", w.dropped_too_wide);
+  intg("dropped_unknown_size", w.dropped_unknown_size);
+  intg("dropped_unknown_submit", w.dropped_unknown_submit);
+  intg("dropped_unknown_runtime", w.dropped_unknown_runtime);
+  intg("size_from_other_field", w.size_from_other_field);
+  intg("estimate_from_runtime", w.estimate_from_runtime);
+  intg("skipped_lines", c.skipped_lines);
+  intg("events", run.events);
+  intg("passes", run.passes);
+  num("sim_seconds", run.sim_seconds);
+  num("jobs_per_second", run.sim_seconds > 0 ? static_cast<double>(m.jobs) / run.sim_seconds : 0, 0);
+  num("peak_rss_mb", run.peak_rss_mb, 1);
+  f.push_back({"invariants_checked", c.invariants_checked ? "true" : "false", false});
+  return f;
+}
+
+std::string json_line(const RunReport& run, const RunContext& context) {
+  std::string out = "{";
+  bool first = true;
+  for (const Field& f : fields_of(run, context)) {
+    if (!first) out += ", ";
+    first = false;
+    out += "\"" + f.name + "\": ";
+    out += f.is_text ? "\"" + json_escape(f.value) + "\"" : f.value;
+  }
+  return out + "}";
+}
+
+std::string csv_header(const RunReport& run, const RunContext& context) {
+  std::string out;
+  for (const Field& f : fields_of(run, context)) out += (out.empty() ? "" : ",") + f.name;
+  return out;
+}
+
+std::string csv_row(const RunReport& run, const RunContext& context) {
+  std::string out;
+  bool first = true;
+  for (const Field& f : fields_of(run, context)) {
+    if (!first) out += ",";
+    first = false;
+    out += f.value == "null" ? std::string() : csv_escape(f.value);
+  }
+  return out;
+}
+
+std::string table(const std::vector<RunReport>& runs, const RunContext& c) {
+  const Workload& w = *c.workload;
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "trace %s: %zu jobs on %d processors (%d too wide dropped)\n",
+                w.trace.c_str(), w.jobs.size(), w.procs, w.dropped_too_wide);
+  out += line;
+  std::snprintf(line, sizeof line, "%-14s %10s %6s %9s %6s %8s %11s %7s %9s %8s\n", "policy",
+                "wait[min]", "vs1st", "bsld", "vs1st", "acc[%]", "corr/job", "util[%]",
+                "maxw[min]", "sim[s]");
+  out += line;
+  if (runs.empty()) return out;
+  const Metrics& base = runs.front().metrics;
+  for (const RunReport& r : runs) {
+    const Metrics& m = r.metrics;
+    std::string corr = number(m.corrections_mean, 2) + "±" + number(m.corrections_sd, 2);
+    std::snprintf(line, sizeof line, "%-14s %10.1f %6s %9.2f %6s %8.1f %12s %7.1f %9.0f %8.2f\n",
+                  r.policy.c_str(), m.avg_wait_min, change(m.avg_wait_min, base.avg_wait_min).c_str(),
+                  m.avg_bsld, change(m.avg_bsld, base.avg_bsld).c_str(), m.accuracy_pct,
+                  corr.c_str(), m.utilization_pct, m.max_wait_min, r.sim_seconds);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace easypp::sim

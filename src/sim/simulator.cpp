@@ -1,0 +1,432 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/predictions.h"
+#include "core/profile.h"
+#include "easypp/predictor.h"
+
+#ifndef EASYPP_SIM_CHECKS
+#define EASYPP_SIM_CHECKS 0
+#endif
+
+namespace easypp::sim {
+namespace {
+
+constexpr bool kChecks = EASYPP_SIM_CHECKS != 0;
+
+// Terminations sort before expiries of the same moment, so a job ending exactly when its
+// prediction expires is not corrected.
+enum class EventKind : std::uint8_t { end = 0, expiry = 1 };
+
+struct Event {
+  Time time;
+  EventKind kind;
+  std::uint32_t job;      // index into the workload
+  std::uint32_t version;  // the job's run; events of an earlier (killed) run are stale
+};
+
+struct EventAfter {
+  bool operator()(const Event& a, const Event& b) const {
+    if (a.time != b.time) return a.time > b.time;
+    return a.kind > b.kind;
+  }
+};
+
+enum class Status : std::uint8_t { future, waiting, running, done };
+
+struct JobState {
+  Status status = Status::future;
+  bool underpredicted = false;  // running with predicted end before its real end
+  std::uint32_t version = 0;
+  std::int32_t run_pos = -1;    // index into ClusterState::running
+  Time start = kUnset;
+  Time end = kUnset;            // when the current run ends (termination event)
+  Time runtime = 0;             // T_r: runtime of a full run under the runtime mode
+  Time prediction = 0;          // current prediction, mirrored for accuracy
+  Time accuracy_since = 0;      // when `prediction` came into effect
+  double accuracy_sum = 0;      // sum of accuracy x seconds in effect
+  Time last_perfect_start = kUnset;
+};
+
+double accuracy_of(Time prediction, Time runtime) {
+  if (prediction == runtime) return 1.0;
+  if (prediction > runtime) return static_cast<double>(runtime) / static_cast<double>(prediction);
+  return static_cast<double>(prediction) / static_cast<double>(runtime);
+}
+
+[[noreturn]] void fail(const std::string& policy, Time now, const std::string& what) {
+  throw std::logic_error("simulator: policy " + policy + " at t=" + std::to_string(now) +
+                         ": " + what);
+}
+
+class Engine {
+ public:
+  Engine(const Workload& workload, Policy& policy, const SimOptions& options)
+      : workload_(workload),
+        policy_(policy),
+        options_(options),
+        predictions_(policy.traits()),
+        policy_name_(policy.name()),
+        jobs_(workload.jobs.size()) {
+    out_.policy = policy_name_;
+    out_.predictor = predictions_.spec();
+    out_.trace = workload.trace;
+    out_.procs = workload.procs;
+    out_.jobs.resize(workload.jobs.size());
+    state_.procs = workload.procs;
+    if (!workload.jobs.empty()) {
+      out_.first_submit = workload.jobs.front().job.submit;
+      out_.last_arrival = workload.jobs.back().job.submit;
+    }
+    for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
+      const SimJob& s = workload.jobs[i];
+      JobState& js = jobs_[i];
+      js.runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
+                                                       : s.runtime;
+      JobOutcome& o = out_.jobs[i];
+      o.submit = s.job.submit;
+      o.procs = s.job.procs;
+      o.runtime = js.runtime;
+    }
+  }
+
+  SimOutcome run() {
+    auto wall_start = std::chrono::steady_clock::now();
+    const std::size_t n = workload_.jobs.size();
+    std::size_t next_arrival = 0;
+    while (next_arrival < n || !events_.empty()) {
+      Time now = kNever;
+      if (next_arrival < n) now = workload_.jobs[next_arrival].job.submit;
+      if (!events_.empty()) now = std::min(now, events_.top().time);
+      state_.now = now;
+      while (!events_.empty() && events_.top().time == now) {
+        Event e = events_.top();
+        events_.pop();
+        ++out_.events;
+        if (e.kind == EventKind::end) {
+          end_job(e);
+        } else {
+          expire_prediction(e);
+        }
+      }
+      while (next_arrival < n && workload_.jobs[next_arrival].job.submit == now) {
+        arrive(static_cast<std::uint32_t>(next_arrival++));
+        ++out_.events;
+      }
+      if (!state_.waiting.empty()) plan_pass();
+    }
+    for (const JobState& js : jobs_) {
+      if (js.status != Status::done) fail(policy_name_, state_.now, "a job never ended");
+    }
+    out_.sim_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return std::move(out_);
+  }
+
+ private:
+  std::uint32_t index_of(JobId id) const {
+    if (id == 0 || id > jobs_.size()) {
+      fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
+    }
+    return static_cast<std::uint32_t>(id - 1);
+  }
+
+  // The prediction of job i changes to `prediction` now.
+  void set_prediction(std::uint32_t i, Time prediction) {
+    JobState& js = jobs_[i];
+    js.accuracy_sum += accuracy_of(js.prediction, js.runtime) *
+                       static_cast<double>(state_.now - js.accuracy_since);
+    js.accuracy_since = state_.now;
+    js.prediction = prediction;
+  }
+
+  void arrive(std::uint32_t i) {
+    const SimJob& s = workload_.jobs[i];
+    JobState& js = jobs_[i];
+    Job job = s.job;
+    // The scheduler's view of the estimate (X2 doubles it); the kill time stays the
+    // user's own estimate (s.job.estimate).
+    const double factor = policy_.traits().estimate_factor;
+    if (factor != 1.0) {
+      job.estimate = std::max<Time>(
+          1, static_cast<Time>(std::llround(static_cast<double>(s.job.estimate) * factor)));
+    }
+    predictions_.predict(job, js.runtime);
+    js.status = Status::waiting;
+    js.prediction = job.prediction;
+    js.accuracy_since = job.submit;
+    // Arrivals come in submit order and requeued jobs are older, so appending keeps the
+    // queue in FCFS order.
+    state_.waiting.push_back(job);
+  }
+
+  void schedule_expiry(std::uint32_t i, const RunningJob& rj) {
+    JobState& js = jobs_[i];
+    std::optional<Time> at = predictions_.next_correction_time(rj);
+    js.underpredicted = rj.predicted_end() < js.end;
+    if (at && *at < js.end) {
+      if (*at <= state_.now) fail(policy_name_, state_.now, "correction time not in the future");
+      events_.push(Event{*at, EventKind::expiry, i, js.version});
+    }
+  }
+
+  void remove_running(std::uint32_t i) {
+    JobState& js = jobs_[i];
+    auto pos = static_cast<std::size_t>(js.run_pos);
+    if (pos + 1 != state_.running.size()) {
+      state_.running[pos] = std::move(state_.running.back());
+      jobs_[index_of(state_.running[pos].job.id)].run_pos = static_cast<std::int32_t>(pos);
+    }
+    state_.running.pop_back();
+    js.run_pos = -1;
+    used_procs_ -= workload_.jobs[i].job.procs;
+    ++running_changes_;
+  }
+
+  void end_job(const Event& e) {
+    JobState& js = jobs_[e.job];
+    if (js.status != Status::running || js.version != e.version) return;  // killed run
+    const Time now = state_.now;
+    const RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
+    const SimJob& s = workload_.jobs[e.job];
+    if constexpr (kChecks) {
+      if (now - js.start < std::min(s.runtime, s.job.estimate)) {
+        fail(policy_name_, now, "job " + std::to_string(rj.job.id) +
+                                    " ended before min(runtime, estimate)");
+      }
+    }
+    JobOutcome& o = out_.jobs[e.job];
+    o.end = now;
+    o.start = js.start;
+    o.end_rank = ends_++;
+    o.corrections = rj.job.corrections;
+    o.killed_at_limit = options_.runtime == RuntimeMode::cap && s.runtime > s.job.estimate;
+    set_prediction(e.job, js.prediction);  // close the accuracy integral
+    const Time lifetime = now - s.job.submit;
+    o.accuracy = lifetime > 0 ? js.accuracy_sum / static_cast<double>(lifetime)
+                              : accuracy_of(js.prediction, js.runtime);
+    out_.busy_proc_seconds += static_cast<double>(s.job.procs) * static_cast<double>(now - js.start);
+    out_.last_end = std::max(out_.last_end, now);
+    const int end_state = o.killed_at_limit ? EPP_END_TIMEOUT : s.end_state;
+    auto learnt = predictions_.job_ended(rj.job, js.start, now, end_state);
+    js.status = Status::done;
+    if (js.underpredicted) --underpredicted_running_;
+    js.underpredicted = false;
+    remove_running(e.job);
+    if (learnt.repredict_user) repredict_user(*learnt.repredict_user);
+  }
+
+  // Propagation (predictor option): waiting jobs of a user whose job just taught the
+  // history get a fresh prediction.
+  void repredict_user(UserId user) {
+    for (Job& w : state_.waiting) {
+      if (w.user != user) continue;
+      std::uint32_t i = index_of(w.id);
+      predictions_.predict(w, jobs_[i].runtime);
+      if (w.prediction != jobs_[i].prediction) set_prediction(i, w.prediction);
+    }
+  }
+
+  void expire_prediction(const Event& e) {
+    JobState& js = jobs_[e.job];
+    if (js.status != Status::running || js.version != e.version) return;
+    RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
+    if (!predictions_.correct(rj, state_.now)) return;
+    set_prediction(e.job, rj.job.prediction);
+    const bool was_under = js.underpredicted;
+    schedule_expiry(e.job, rj);
+    if (was_under != js.underpredicted) underpredicted_running_ += js.underpredicted ? 1 : -1;
+  }
+
+  void kill_requeue(JobId id) {
+    std::uint32_t i = index_of(id);
+    JobState& js = jobs_[i];
+    if (js.status != Status::running) {
+      fail(policy_name_, state_.now, "kill_requeue of job " + std::to_string(id) +
+                                         " which is not running");
+    }
+    Job job = state_.running[static_cast<std::size_t>(js.run_pos)].job;
+    const Time ran = state_.now - js.start;
+    const double lost = static_cast<double>(job.procs) * static_cast<double>(ran);
+    out_.busy_proc_seconds += lost;
+    out_.lost_proc_seconds += lost;
+    JobOutcome& o = out_.jobs[i];
+    ++o.restarts;
+    o.run_before_final += ran;
+    if (js.underpredicted) --underpredicted_running_;
+    js.underpredicted = false;
+    remove_running(i);
+    ++js.version;  // its end and expiry events are now stale
+    js.status = Status::waiting;
+    js.start = kUnset;
+    // Back into the queue at its FCFS place (submit time, then id).
+    auto at = std::lower_bound(state_.waiting.begin(), state_.waiting.end(), job,
+                               [](const Job& a, const Job& b) {
+                                 return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
+                               });
+    state_.waiting.insert(at, job);
+  }
+
+  void start_marked_jobs() {
+    const Time now = state_.now;
+    for (const Job& w : state_.waiting) {
+      std::uint32_t i = index_of(w.id);
+      JobState& js = jobs_[i];
+      if (js.status != Status::running || js.run_pos >= 0) continue;
+      if constexpr (kChecks) {
+        if (now < w.submit) {
+          fail(policy_name_, now, "job " + std::to_string(w.id) + " started before submit");
+        }
+      }
+      ++js.version;
+      js.start = now;
+      js.end = now + js.runtime;
+      js.run_pos = static_cast<std::int32_t>(state_.running.size());
+      state_.running.push_back(RunningJob{w, now});
+      used_procs_ += w.procs;
+      out_.jobs[i].backfilled = false;
+      events_.push(Event{js.end, EventKind::end, i, js.version});
+      schedule_expiry(i, state_.running.back());
+      if (js.underpredicted) ++underpredicted_running_;
+      ++running_changes_;
+    }
+    std::erase_if(state_.waiting,
+                  [&](const Job& w) { return jobs_[w.id - 1].status == Status::running; });
+  }
+
+  void plan_pass() {
+    ++out_.passes;
+    decision_ = policy_.plan(state_);
+    for (JobId id : decision_.kill_requeue) kill_requeue(id);
+    if (!decision_.start.empty()) {
+      int wanted = used_procs_;
+      for (JobId id : decision_.start) {
+        std::uint32_t i = index_of(id);
+        if (jobs_[i].status != Status::waiting) {
+          fail(policy_name_, state_.now, "started job " + std::to_string(id) +
+                                             " which is not waiting");
+        }
+        jobs_[i].status = Status::running;  // marked; started below in queue order
+        wanted += workload_.jobs[i].job.procs;
+      }
+      if (wanted > state_.procs) {
+        fail(policy_name_, state_.now, "starts need " + std::to_string(wanted) +
+                                           " processors of " + std::to_string(state_.procs));
+      }
+      start_marked_jobs();
+      for (JobId id : decision_.backfilled) out_.jobs[index_of(id)].backfilled = true;
+    }
+    for (const Reservation& r : decision_.reservations) {
+      JobOutcome& o = out_.jobs[index_of(r.job)];
+      if (o.first_reservation == kUnset && jobs_[r.job - 1].status == Status::waiting) {
+        o.first_reservation = r.start;
+      }
+    }
+    if (!decision_.reservations.empty()) track_head(decision_.reservations.front());
+    if constexpr (kChecks) check_state();
+  }
+
+  // Heel and toe (paper 000 section 6): the earliest start of the head job if every
+  // running job's real end were known. Only starts and kills change it, so it is
+  // recomputed only then or when the head changes.
+  void track_head(const Reservation& head) {
+    std::uint32_t i = index_of(head.job);
+    JobState& js = jobs_[i];
+    if (js.status != Status::waiting) return;
+    if (head.job != head_ || running_changes_ != head_changes_seen_) {
+      head_ = head.job;
+      head_changes_seen_ = running_changes_;
+      busy_.clear();
+      for (const RunningJob& rj : state_.running) {
+        busy_.push_back({jobs_[index_of(rj.job.id)].end, rj.job.procs});
+      }
+      perfect_.reset(state_.now, state_.procs, busy_);
+      head_perfect_start_ = perfect_.earliest_start(workload_.jobs[i].job.procs, 1);
+      JobOutcome& o = out_.jobs[i];
+      if (o.first_perfect_start == kUnset) o.first_perfect_start = head_perfect_start_;
+      if (js.last_perfect_start != kUnset && head_perfect_start_ > js.last_perfect_start) {
+        ++o.pushbacks;
+      }
+      js.last_perfect_start = head_perfect_start_;
+    }
+    if constexpr (kChecks) {
+      // With no running job underpredicted, the real availability is at least the planned
+      // one at every moment, so a reservation the backfills respected must be reachable.
+      if (underpredicted_running_ == 0 && head_perfect_start_ > head.start) {
+        fail(policy_name_, state_.now,
+             "backfilling delayed the head reservation of job " + std::to_string(head.job) +
+                 ": reserved " + std::to_string(head.start) + ", earliest possible " +
+                 std::to_string(head_perfect_start_));
+      }
+    }
+  }
+
+  void check_state() {
+    int used = 0;
+    int under = 0;
+    for (const RunningJob& rj : state_.running) {
+      used += rj.job.procs;
+      const JobState& js = jobs_[index_of(rj.job.id)];
+      if (js.underpredicted) ++under;
+      if (rj.start < rj.job.submit) fail(policy_name_, state_.now, "start before submit");
+    }
+    if (used != used_procs_ || used > state_.procs) {
+      fail(policy_name_, state_.now, "processors in use " + std::to_string(used) +
+                                         " exceed the machine's " +
+                                         std::to_string(state_.procs));
+    }
+    if (under != underpredicted_running_) {
+      fail(policy_name_, state_.now, "underpredicted-running count out of step");
+    }
+    for (std::size_t k = 1; k < state_.waiting.size(); ++k) {
+      const Job& a = state_.waiting[k - 1];
+      const Job& b = state_.waiting[k];
+      if (a.submit > b.submit || (a.submit == b.submit && a.id > b.id)) {
+        fail(policy_name_, state_.now, "waiting queue out of FCFS order");
+      }
+    }
+  }
+
+  const Workload& workload_;
+  Policy& policy_;
+  SimOptions options_;
+  Predictions predictions_;
+  std::string policy_name_;
+  std::vector<JobState> jobs_;
+  SimOutcome out_;
+  ClusterState state_;
+  Decision decision_;
+  std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
+  int used_procs_ = 0;
+  int underpredicted_running_ = 0;
+  std::int64_t ends_ = 0;
+  // Heel-and-toe bookkeeping.
+  std::uint64_t running_changes_ = 0;
+  std::uint64_t head_changes_seen_ = ~std::uint64_t(0);
+  JobId head_ = 0;
+  Time head_perfect_start_ = kUnset;
+  std::vector<AvailabilityProfile::Busy> busy_;
+  AvailabilityProfile perfect_;
+};
+
+}  // namespace
+
+bool invariants_checked() { return kChecks; }
+
+SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options) {
+  if (workload.jobs.size() >= std::size_t(0xffffffffu)) {
+    throw std::invalid_argument("simulator: too many jobs for one run");
+  }
+  Engine engine(workload, policy, options);
+  return engine.run();
+}
+
+}  // namespace easypp::sim

@@ -1,0 +1,34 @@
+// The event-driven simulator: replays a workload through one policy. Events are
+// arrivals, terminations and prediction expiries (corrections); after all events of one
+// moment are applied, the policy plans once on the in-place ClusterState and the
+// simulator carries out its Decision.
+#ifndef EASYPP_SIM_SIMULATOR_H
+#define EASYPP_SIM_SIMULATOR_H
+
+#include "core/policy.h"
+#include "sim/outcome.h"
+#include "sim/workload.h"
+
+namespace easypp::sim {
+
+// How long a job runs. replay: exactly its recorded runtime, even past its estimate (the
+// paper's "exact data": logs have jobs that outlived their limit). cap: killed at its
+// estimate (kill time) when the recorded runtime is longer.
+enum class RuntimeMode { replay, cap };
+
+struct SimOptions {
+  RuntimeMode runtime = RuntimeMode::replay;
+};
+
+// True when this build checks the engine's invariants on every event (the library the
+// unit tests link; see EASYPP_SIM_CHECKS in src/sim/Makefile.am).
+bool invariants_checked();
+
+// Runs the whole workload. Throws std::invalid_argument for a bad predictor spec of the
+// policy, std::logic_error when the policy returns an impossible decision (starting a job
+// that is not waiting, more processors than the machine) or an invariant fails.
+SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options = {});
+
+}  // namespace easypp::sim
+
+#endif

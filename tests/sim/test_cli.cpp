@@ -1,0 +1,153 @@
+// easypp-sim's options, and the program's exit codes and outputs.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "sim/cli.h"
+#include "sim_test_support.h"
+
+namespace easypp::sim {
+namespace {
+
+CliOptions parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "easypp-sim");
+  return parse_cli(args);
+}
+
+std::string usage_error(std::vector<std::string> args) {
+  try {
+    parse(std::move(args));
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Cli, ParsesEveryOption) {
+  CliOptions o = parse({"--trace", "t.swf", "--policy=easy,easy++", "--predictor", "last",
+                        "--procs", "64", "--size-from", "allocated", "--runtime=cap",
+                        "--load-factor", "0.9", "--estimate-factor=2", "--skip-bad",
+                        "--seed", "7", "--format", "json"});
+  EXPECT_EQ(o.trace, "t.swf");
+  EXPECT_EQ(o.policies, (std::vector<std::string>{"easy", "easy++"}));
+  EXPECT_EQ(o.predictor, "last");
+  EXPECT_EQ(o.workload.procs, 64);
+  EXPECT_EQ(o.workload.size_from, SizeFrom::allocated);
+  EXPECT_EQ(o.sim.runtime, RuntimeMode::cap);
+  EXPECT_DOUBLE_EQ(o.workload.load_factor, 0.9);
+  EXPECT_DOUBLE_EQ(o.workload.estimate_factor, 2.0);
+  EXPECT_TRUE(o.skip_bad);
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_EQ(o.format, Format::json);
+}
+
+TEST(Cli, DefaultsAreDocumentedOnes) {
+  CliOptions o = parse({"--trace", "t.swf", "--policy", "easy"});
+  EXPECT_EQ(o.workload.size_from, SizeFrom::requested);
+  EXPECT_EQ(o.sim.runtime, RuntimeMode::replay);
+  EXPECT_EQ(o.workload.procs, 0);
+  EXPECT_EQ(o.format, Format::table);
+}
+
+TEST(Cli, BadValuesNameOptionAndValue) {
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--load-factor", "abc"}),
+            "--load-factor=abc: expected a number > 0");
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--runtime=exact"}),
+            "--runtime=exact: expected replay or cap");
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--procs", "0"}),
+            "--procs=0: expected an integer in [1, 100000000]");
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy,,easy++"}),
+            "--policy=easy,,easy++: empty policy name in the list");
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--format", "xml"}),
+            "--format=xml: expected table, csv or json");
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--skip-bad=yes"}),
+            "--skip-bad=yes: takes no value");
+  EXPECT_EQ(usage_error({"--policy", "easy"}), "--trace: required");
+  EXPECT_EQ(usage_error({"--trace", "t"}), "--policy: required");
+  EXPECT_EQ(usage_error({"--trace"}), "--trace: needs a value");
+  EXPECT_EQ(usage_error({"--frobnicate"}), "--frobnicate: unknown option (see --help)");
+}
+
+struct Ran {
+  int status = -1;
+  std::string out;
+};
+
+// Runs the built easypp-sim with these arguments (stderr joined to stdout).
+Ran run_program(const std::string& args) {
+  std::string cmd = std::string(EASYPP_BUILDDIR) + "/src/sim/easypp-sim " + args + " 2>&1";
+  Ran r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+TEST(Program, BadOptionExitsTwoNamingIt) {
+  Ran r = run_program("--trace x --policy easy --load-factor=-1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--load-factor=-1: expected a number > 0"), std::string::npos) << r.out;
+}
+
+TEST(Program, UnknownPolicyExitsTwo) {
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") + " --policy easy,nope");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("policy=nope"), std::string::npos) << r.out;
+}
+
+TEST(Program, MalformedTraceNamesFileLine) {
+  std::string path = testing::data_path("malformed.swf");
+  Ran r = run_program("--trace " + path + " --policy easy");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find(path + ":3: expected 18 fields, found 17"), std::string::npos) << r.out;
+}
+
+TEST(Program, JsonHasOneLinePerPolicyWithRequiredKeys) {
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                      " --policy easy,fcfs --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::vector<std::string> lines;
+  size_t from = 0;
+  while (from < r.out.size()) {
+    size_t nl = r.out.find('\n', from);
+    lines.push_back(r.out.substr(from, nl - from));
+    from = nl == std::string::npos ? r.out.size() : nl + 1;
+  }
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_NE(lines[0].find("\"policy\": \"easy\""), std::string::npos);
+  EXPECT_NE(lines[1].find("\"policy\": \"fcfs\""), std::string::npos);
+  for (const char* key : {"policy", "trace", "jobs", "procs", "avg_wait_min", "avg_bsld",
+                          "accuracy", "corrections_per_job", "utilization", "max_wait_min",
+                          "sim_seconds", "peak_rss_mb", "reservation_rate", "delay_rate",
+                          "stalled_rate", "stall_time_min", "thieves_avg", "avg_slowdown"}) {
+    EXPECT_NE(lines[0].find("\"" + std::string(key) + "\": "), std::string::npos) << key;
+  }
+  EXPECT_NE(lines[0].find("\"jobs\": 5,"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("\"procs\": 4,"), std::string::npos) << lines[0];
+}
+
+TEST(Program, TableComparesWithTheFirstPolicy) {
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") + " --policy easy,fcfs");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("fig1_easy.swf: 5 jobs on 4 processors"), std::string::npos) << r.out;
+  // fcfs makes job 5 wait 13 s instead of 0, so its wait is worse than easy's.
+  EXPECT_NE(r.out.find("fcfs"), std::string::npos);
+  EXPECT_NE(r.out.find("%"), std::string::npos);
+}
+
+TEST(Program, HelpExitsZero) {
+  Ran r = run_program("--help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("usage: easypp-sim"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace easypp::sim

@@ -1,0 +1,158 @@
+// Golden traces: hand-made SWF files whose start times are worked out in their header
+// comments (tests/sim/data/*.swf), replayed through the real policies and predictor.
+#include <gtest/gtest.h>
+
+#include <tuple>
+#include <vector>
+
+#include "sim/simulator.h"
+#include "sim_test_support.h"
+
+namespace easypp::sim {
+namespace {
+
+using testing::job;
+using testing::load;
+using testing::run;
+using testing::TraitsOverride;
+
+TEST(Golden, InvariantsAreCheckedInTests) {
+  // The tests link the library built with EASYPP_SIM_CHECKS; without it the golden
+  // traces would not exercise the per-event invariants.
+  EXPECT_TRUE(invariants_checked());
+}
+
+TEST(Golden, Fig1EasyBackfillsOnlyJobsThatKeepTheReservation) {
+  Workload w = load("fig1_easy.swf");
+  SimOutcome o = run(w, "easy");
+  EXPECT_EQ(job(w, o, 1).start, 0);
+  EXPECT_EQ(job(w, o, 2).start, 0);
+  EXPECT_EQ(job(w, o, 3).start, 10);
+  EXPECT_EQ(job(w, o, 3).first_reservation, 10);
+  EXPECT_EQ(job(w, o, 4).start, 15);
+  EXPECT_EQ(job(w, o, 5).start, 2);
+  EXPECT_TRUE(job(w, o, 5).backfilled);
+  EXPECT_FALSE(job(w, o, 4).backfilled);
+  EXPECT_FALSE(job(w, o, 3).backfilled);
+}
+
+TEST(Golden, Fig1WithoutBackfillingJob5Waits) {
+  Workload w = load("fig1_easy.swf");
+  SimOutcome o = run(w, "fcfs");
+  EXPECT_EQ(job(w, o, 3).start, 10);
+  EXPECT_EQ(job(w, o, 4).start, 15);
+  EXPECT_EQ(job(w, o, 5).start, 15);
+}
+
+TEST(Golden, Fig5CorrectionReenablesBackfilling) {
+  Workload w = load("fig5_correction.swf");
+  SimOutcome corrected = run(w, "easy+");
+  EXPECT_EQ(job(w, corrected, 3).start, 10);
+  EXPECT_EQ(job(w, corrected, 4).first_reservation, 12);  // job 3's (under)predicted end
+  EXPECT_EQ(job(w, corrected, 4).start, 30);
+  EXPECT_EQ(job(w, corrected, 5).start, 13);
+  EXPECT_TRUE(job(w, corrected, 5).backfilled);
+  EXPECT_EQ(job(w, corrected, 3).corrections, 1);
+  // Delayed beyond its first reservation by job 3's underprediction: 30 - 12.
+  EXPECT_EQ(job(w, corrected, 4).start - job(w, corrected, 4).first_reservation, 18);
+}
+
+TEST(Golden, Fig5WithoutCorrectionBackfillingStops) {
+  Workload w = load("fig5_correction.swf");
+  auto easy_plus = make_policy("easy+");
+  PolicyTraits no_correction = easy_plus->traits();
+  ASSERT_TRUE(no_correction.correct_predictions);
+  no_correction.correct_predictions = false;
+  TraitsOverride uncorrected(std::move(easy_plus), no_correction);
+  SimOutcome o = run(w, uncorrected);
+  EXPECT_EQ(job(w, o, 3).start, 10);
+  EXPECT_EQ(job(w, o, 4).first_reservation, 12);
+  EXPECT_EQ(job(w, o, 4).start, 30);
+  EXPECT_EQ(job(w, o, 5).start, 35);  // not backfilled: it waits behind job 4
+  EXPECT_FALSE(job(w, o, 5).backfilled);
+  EXPECT_EQ(job(w, o, 3).corrections, 0);
+}
+
+TEST(Golden, Fig8X2HeelAndToeStallsJob3) {
+  Workload w = load("fig8_x2.swf");
+  SimOutcome o = run(w, "x2");
+  EXPECT_EQ(job(w, o, 4).start, 4);
+  EXPECT_EQ(job(w, o, 5).start, 6);
+  EXPECT_EQ(job(w, o, 6).start, 8);
+  const JobOutcome& j3 = job(w, o, 3);
+  EXPECT_EQ(j3.first_reservation, 12);
+  EXPECT_EQ(j3.first_perfect_start, 6);
+  EXPECT_EQ(j3.pushbacks, 3);
+  EXPECT_EQ(j3.start, 10);
+}
+
+TEST(Golden, Fig8EasyDoesNotStallJob3) {
+  Workload w = load("fig8_x2.swf");
+  SimOutcome o = run(w, "easy");
+  const JobOutcome& j3 = job(w, o, 3);
+  EXPECT_EQ(j3.first_reservation, 6);
+  EXPECT_EQ(j3.first_perfect_start, 6);
+  EXPECT_EQ(j3.pushbacks, 0);
+  EXPECT_EQ(j3.start, 6);
+  EXPECT_EQ(job(w, o, 6).start, 4);  // the one job short enough to backfill
+  EXPECT_TRUE(job(w, o, 6).backfilled);
+}
+
+TEST(Golden, EasyBackfillsInQueueOrder) {
+  Workload w = load("sjbf.swf");
+  SimOutcome o = run(w, "easy");
+  EXPECT_EQ(job(w, o, 2).start, 10);
+  EXPECT_EQ(job(w, o, 3).start, 2);
+  EXPECT_EQ(job(w, o, 4).start, 15);
+}
+
+TEST(Golden, SjbfBackfillsTheShortestFirst) {
+  Workload w = load("sjbf.swf");
+  SimOutcome o = run(w, "easy-sjbf");
+  EXPECT_EQ(job(w, o, 2).start, 10);
+  EXPECT_EQ(job(w, o, 4).start, 2);
+  EXPECT_EQ(job(w, o, 3).start, 15);
+}
+
+TEST(Golden, CorrectionSequenceBeyondTheEstimate) {
+  Workload w = load("correction_sequence.swf");
+  auto pcor = make_policy("easy-pcor");
+  PolicyTraits traits = pcor->traits();
+  TraitsOverride watched(std::move(pcor), traits);
+  // (time, job 1's prediction, its corrections) at every pass while job 1 runs.
+  std::vector<std::tuple<Time, Time, int>> seen;
+  watched.watch = [&](const ClusterState& s) {
+    for (const RunningJob& r : s.running) {
+      if (r.job.id == w.jobs[0].job.id) seen.emplace_back(s.now, r.job.prediction, r.job.corrections);
+    }
+  };
+  SimOutcome o = run(w, watched);
+  const std::vector<std::tuple<Time, Time, int>> expected = {
+      {1, 600, 0},       {600, 660, 1},      {660, 660 + 900, 2},
+      {1560, 1560 + 1800, 3}, {3360, 3360 + 3600, 4}};
+  EXPECT_EQ(seen, expected);
+  const JobOutcome& j1 = job(w, o, 1);
+  EXPECT_EQ(j1.end, 4000);
+  EXPECT_EQ(j1.corrections, 4);
+  EXPECT_EQ(job(w, o, 2).start, 4000);
+  // Time-weighted accuracy over [0, 4000): each prediction P against T_r = 4000.
+  const double expected_accuracy =
+      (600.0 / 4000 * 600 + 660.0 / 4000 * 60 + 1560.0 / 4000 * 900 + 3360.0 / 4000 * 1800 +
+       4000.0 / 6960 * 640) /
+      4000.0;
+  EXPECT_NEAR(j1.accuracy, expected_accuracy, 1e-12);
+}
+
+TEST(Golden, RuntimeCapKillsAtTheEstimate) {
+  Workload w = load("correction_sequence.swf");
+  SimOutcome o = run(w, "easy-pcor", SimOptions{RuntimeMode::cap});
+  const JobOutcome& j1 = job(w, o, 1);
+  EXPECT_EQ(j1.end, 600);
+  EXPECT_EQ(j1.runtime, 600);
+  EXPECT_TRUE(j1.killed_at_limit);
+  EXPECT_EQ(j1.corrections, 0);
+  EXPECT_EQ(job(w, o, 2).start, 600);
+}
+
+}  // namespace
+}  // namespace easypp::sim
