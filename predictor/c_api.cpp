@@ -5,6 +5,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "correction.h"
 #include "easypp/predictor.h"
@@ -123,6 +124,50 @@ size_t epp_predictor_records(const epp_predictor* p) {
   if (p == nullptr) return 0;
   std::lock_guard lock(p->mu);
   return p->model.records();
+}
+
+size_t epp_predictor_user_ids(const epp_predictor* p, uint32_t* out, size_t max) {
+  if (p == nullptr) return 0;
+  std::lock_guard lock(p->mu);
+  const auto& users = p->model.histories();
+  if (out != nullptr && max > 0) {
+    // Sorted output without allocating: a partial selection of the smallest ids.
+    size_t n = 0;
+    for (const auto& [uid, h] : users) {
+      if (n < max) {
+        out[n++] = uid;
+      } else if (uid < out[max - 1]) {
+        out[max - 1] = uid;
+      } else {
+        continue;
+      }
+      for (size_t i = n - 1; i > 0 && out[i] < out[i - 1]; --i) std::swap(out[i], out[i - 1]);
+    }
+  }
+  return users.size();
+}
+
+size_t epp_user_runs(const epp_predictor* p, uint32_t user, epp_run* out, size_t max) {
+  if (p == nullptr) return 0;
+  std::lock_guard lock(p->mu);
+  auto it = p->model.histories().find(user);
+  if (it == p->model.histories().end()) return 0;
+  const auto& ring = it->second.recent;
+  for (size_t i = 0; out != nullptr && i < ring.size() && i < max; ++i) {
+    const auto& r = ring.at(i);
+    out[i] = epp_run{r.job_id, r.submit, r.end, r.estimate, r.runtime};
+  }
+  return ring.size();
+}
+
+int epp_user_accuracy(const epp_predictor* p, uint32_t user, double* mean, uint64_t* count) {
+  if (p == nullptr) return 0;
+  std::lock_guard lock(p->mu);
+  auto it = p->model.histories().find(user);
+  if (it == p->model.histories().end() || it->second.accuracy_count == 0) return 0;
+  if (mean != nullptr) *mean = it->second.accuracy_sum / static_cast<double>(it->second.accuracy_count);
+  if (count != nullptr) *count = it->second.accuracy_count;
+  return 1;
 }
 
 size_t epp_sweep_size(void) { return easypp::predictor::kSweepSize; }

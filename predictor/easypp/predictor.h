@@ -98,6 +98,28 @@ EPP_API int epp_load(epp_predictor *p, const char *path, char *err, size_t errle
 EPP_API size_t epp_predictor_users(const epp_predictor *p);
 EPP_API size_t epp_predictor_records(const epp_predictor *p);
 
+/* --- Inspection (easypp-predict show/stats) ------------------------------------------ */
+
+/* One run kept in a user's history. */
+typedef struct epp_run {
+  uint64_t job_id;
+  int64_t submit;
+  int64_t end;
+  int64_t estimate;
+  int64_t runtime;
+} epp_run;
+
+/* Users with history, ascending; writes at most max ids, returns how many there are. */
+EPP_API size_t epp_predictor_user_ids(const epp_predictor *p, uint32_t *out, size_t max);
+
+/* The user's kept runs, oldest first (by end time); writes at most max, returns how many
+ * are kept (at most 30). */
+EPP_API size_t epp_user_runs(const epp_predictor *p, uint32_t user, epp_run *out, size_t max);
+
+/* The user's lifetime mean accuracy (runtime/estimate) and the number of runs it covers;
+ * returns 0 (and leaves the outputs alone) for a user without history. */
+EPP_API int epp_user_accuracy(const epp_predictor *p, uint32_t user, double *mean, uint64_t *count);
+
 /* --- Records from accounting (shared by the plugin and easypp-predict) --------------- */
 
 /* One ended job as read from accounting. */

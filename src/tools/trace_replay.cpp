@@ -1,0 +1,47 @@
+#include "trace_replay.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "record_sources.h"
+
+namespace easypp::tools {
+
+std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>& records) {
+  struct Event {
+    std::int64_t time;
+    int order;  // 0: end (learn), 1: submit (predict)
+    std::size_t index;
+  };
+  std::vector<Event> events;
+  std::vector<epp_record> ended(records.size());
+  std::vector<ReplayedJob> out(records.size());
+  events.reserve(records.size() * 2);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const auto& r = records[i];
+    out[i] = ReplayedJob{r.job_number, r.user, r.requested_time, r.runtime, -1};
+    if (swf_to_record(r, ended[i])) events.push_back({ended[i].end, 0, i});
+    if (r.requested_time > 0 && r.submit >= 0) events.push_back({r.submit, 1, i});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return std::tie(a.time, a.order, a.index) < std::tie(b.time, b.order, b.index);
+  });
+  for (const auto& e : events) {
+    const auto& r = records[e.index];
+    if (e.order == 0) {
+      epp_learn_record(p, &ended[e.index]);
+    } else {
+      epp_job job{};
+      job.job_id = r.job_number >= 0 ? static_cast<std::uint64_t>(r.job_number) : 0;
+      job.user_id = r.user >= 0 ? static_cast<std::uint32_t>(r.user) : 0;
+      job.submit = r.submit;
+      job.estimate = r.requested_time;
+      job.procs = r.requested_procs > 0 ? r.requested_procs : r.allocated_procs;
+      job.runtime = r.runtime;  // only the clairvoyant `perfect` looks at it
+      out[e.index].prediction = epp_predict(p, &job);
+    }
+  }
+  return out;
+}
+
+}  // namespace easypp::tools
