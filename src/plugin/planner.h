@@ -1,0 +1,86 @@
+// The Slurm-free half of a scheduling pass: turns a partition snapshot into the core's
+// ClusterState (predictions from the core's Predictions wrapper, corrected when running
+// jobs outlive them), asks the partition's policy for a plan, and feeds finished jobs to
+// the predictors. Owns the per-partition policies and the per-job prediction memory.
+#ifndef EASYPP_PLUGIN_PLANNER_H
+#define EASYPP_PLUGIN_PLANNER_H
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/decision.h"
+#include "core/job.h"
+#include "core/policy.h"
+#include "core/predictions.h"
+#include "plugin/config.h"
+#include "plugin/snapshot.h"
+
+namespace easypp::plugin {
+
+struct PartitionPlan {
+  std::string policy;
+  ClusterState state;  // what the policy saw (for traces and tests)
+  Decision decision;
+};
+
+class Planner {
+ public:
+  // Throws std::invalid_argument when a policy or predictor spec is rejected (the config
+  // parser has already checked names, so this means a bad predictor spec).
+  explicit Planner(const Config& config);
+  Planner(const Planner&) = delete;
+  Planner& operator=(const Planner&) = delete;
+  ~Planner();
+
+  // Drops per-job memory (predictions, corrections) of jobs no longer pending or running.
+  void retain_active(const std::unordered_set<JobId>& active);
+
+  PartitionPlan plan(const PartitionSnapshot& partition);
+
+  // A job left the system. Deduplicated by job id; returns true if some predictor learnt.
+  bool job_ended(const FinishedJob& finished);
+  // Forget dedupe ids not in `alive` (ids slurmctld still keeps), bounding memory.
+  void retain_finished(const std::unordered_set<JobId>& alive);
+
+  // History persistence, through the predictor whose history is the widest (the global
+  // policy's when it learns). No-ops returning true/EPP_LOAD_MISSING when no policy learns.
+  bool save(const std::string& path, std::string& error) const;
+  int load(const std::string& path, std::string& error);
+
+  std::size_t history_records() const;
+  std::size_t corrections_made() const { return corrections_; }
+
+ private:
+  struct JobMemory {
+    Time prediction = 0;
+    int corrections = 0;
+    UserId user = 0;
+    bool running = false;
+  };
+  // One per policy name: its predictions and what it predicted for each job.
+  struct PredictionSlot {
+    std::unique_ptr<Predictions> predictions;
+    std::unordered_map<JobId, JobMemory> jobs;
+    bool learns = false;  // history-based: persisted and fed finished jobs
+  };
+
+  Policy& policy_for(const std::string& partition, std::string& name);
+  PredictionSlot& slot_for(const std::string& policy_name, const Policy& policy);
+  Job to_job(const JobRecord& r, const PolicyTraits& traits) const;
+  PredictionSlot* persisted_slot() const;
+
+  Config config_;
+  std::map<std::string, std::unique_ptr<Policy>> policies_;  // by partition name
+  std::map<std::string, PredictionSlot> slots_;              // by policy name
+  std::unordered_set<JobId> learnt_;                         // finished jobs fed
+  std::size_t corrections_ = 0;
+};
+
+}  // namespace easypp::plugin
+
+#endif

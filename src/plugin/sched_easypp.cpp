@@ -1,0 +1,365 @@
+// sched/easypp: the Slurm 22.05 scheduler plugin. The plugin contract (plugin_name,
+// plugin_type, plugin_version, init, fini, sched_p_reconfig) and the scheduling thread's
+// passes; decisions come from the core's policies through Planner.
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/policy.h"
+#include "easypp/predictor.h"
+#include "plugin/agent.h"
+#include "plugin/config.h"
+#include "plugin/planner.h"
+#include "plugin/slurm_api.h"
+#include "plugin/slurm_snapshot.h"
+#include "plugin/slurm_start.h"
+
+extern "C" {
+extern const char plugin_name[] = "EASY++ prediction-based backfill scheduler";
+extern const char plugin_type[] = "sched/easypp";
+extern const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+int init(void);
+void fini(void);
+int sched_p_reconfig(void);
+}
+
+namespace easypp::plugin {
+namespace {
+
+// How often the thread looks at Slurm's change stamps (cheap: three loads).
+constexpr std::chrono::milliseconds kPoll{500};
+
+time_t load_stamp(const time_t& stamp) { return __atomic_load_n(&stamp, __ATOMIC_RELAXED); }
+
+// slurmctld's locks for the time of a scope (unlocked on every path out, exceptions too).
+class SlurmLock {
+ public:
+  explicit SlurmLock(slurmctld_lock_t levels) : levels_(levels) { lock_slurmctld(levels_); }
+  ~SlurmLock() { unlock_slurmctld(levels_); }
+  SlurmLock(const SlurmLock&) = delete;
+  SlurmLock& operator=(const SlurmLock&) = delete;
+
+ private:
+  slurmctld_lock_t levels_;
+};
+
+// Read config; write jobs (start them, set start estimates) and nodes (select_nodes
+// allocates); read partitions and federation: what stock backfill holds.
+const slurmctld_lock_t kPassLocks = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK};
+const slurmctld_lock_t kConfigLocks = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
+
+std::string dirname_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
+}
+
+struct PassCounts {
+  int queued = 0;
+  int partitions = 0;
+  int started = 0;
+  int backfilled = 0;
+  int refused = 0;
+  int learnt = 0;
+  int examined = 0;
+};
+
+// Everything the scheduling thread owns. Only that thread calls its methods, except
+// request_reconfig (any thread).
+class Scheduler {
+ public:
+  void request_reconfig() { reconfig_ = true; }
+
+  bool changed() const {
+    return load_stamp(last_job_update) != seen_job_ ||
+           load_stamp(last_node_update) != seen_node_ ||
+           load_stamp(last_part_update) != seen_part_ || reconfig_;
+  }
+
+  void pass() {
+    if (reconfig_.exchange(false)) load_config();
+    if (!planner_) return;
+    locked_pass();
+    save_history(false);
+  }
+
+  // At shutdown: the history must survive a restart.
+  void final_save() { save_history(true); }
+
+  std::chrono::milliseconds interval() const { return std::chrono::seconds(config_.interval); }
+
+ private:
+  void load_config() {
+    std::string params;
+    std::string state_dir;
+    {
+      SlurmLock lock(kConfigLocks);
+      params = slurm_conf.sched_params ? slurm_conf.sched_params : "";
+      state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
+    }
+    if (planner_ && params == params_) return;
+    params_ = params;
+    ParsedConfig parsed = parse_scheduler_parameters(params, policy_names());
+    for (const auto& line : parsed.errors) error("sched/easypp: %s", line.c_str());
+
+    // Keep what the old planner learnt: it is loaded back from the state file below.
+    if (planner_) save_history(true);
+    std::unique_ptr<Planner> planner;
+    try {
+      planner = std::make_unique<Planner>(parsed.config);
+    } catch (const std::exception& e) {
+      error("sched/easypp: %s; using the default configuration", e.what());
+      parsed.config = Config{};
+      planner = std::make_unique<Planner>(parsed.config);
+    }
+    config_ = parsed.config;
+    planner_ = std::move(planner);
+    state_file_ = config_.state_file.empty() ? state_dir + "/easypp/predictor.json"
+                                             : config_.state_file;
+    if (::mkdir(dirname_of(state_file_).c_str(), 0700) != 0 && errno != EEXIST)
+      error("sched/easypp: cannot create %s: %s; history will not be saved",
+            dirname_of(state_file_).c_str(), std::strerror(errno));
+    std::string err;
+    const int loaded = planner_->load(state_file_, err);
+    if (loaded == EPP_LOAD_OK || loaded == EPP_LOAD_MISSING) {
+      info("sched/easypp: policy=%s%s%s, predictor history %s (%zu records)",
+           config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
+           config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
+           loaded == EPP_LOAD_OK ? ("loaded from " + state_file_).c_str() : "starts empty",
+           planner_->history_records());
+    } else {
+      error("sched/easypp: predictor history %s not loaded (%s); starting empty",
+            state_file_.c_str(), err.c_str());
+    }
+    last_save_ = time(nullptr);
+    dirty_ = false;
+  }
+
+  void save_history(bool force) {
+    if (!planner_ || !dirty_) return;
+    const time_t now = time(nullptr);
+    if (!force && now - last_save_ < config_.save_interval) return;
+    std::string err;
+    if (!planner_->save(state_file_, err))
+      error("sched/easypp: saving predictor history to %s failed: %s", state_file_.c_str(),
+            err.c_str());
+    else
+      dirty_ = false;
+    last_save_ = now;
+  }
+
+  void locked_pass() {
+    SlurmLock lock(kPassLocks);
+    if (slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled) return;
+    struct timeval t0;
+    gettimeofday(&t0, nullptr);
+    const time_t now = time(nullptr);
+    const bool trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
+    PassCounts counts;
+
+    // Learn from jobs that ended since the last pass (no end hook exists for plugins).
+    std::unordered_set<JobId> finished_ids, active_ids;
+    for (const FinishedJob& f : read_finished_jobs(finished_ids, active_ids)) {
+      if (planner_->job_ended(f)) {
+        ++counts.learnt;
+        dirty_ = true;
+      }
+    }
+    planner_->retain_finished(finished_ids);
+    planner_->retain_active(active_ids);
+
+    const JobQueue queue = read_job_queue(config_.max_job_test);
+    counts.queued = queue.length;
+    for (const PartitionQueue& pq : queue.partitions) {
+      if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
+      ++counts.partitions;
+      plan_partition(pq, now, trace, counts);
+    }
+
+    finish_stats(t0, counts);
+    seen_job_ = load_stamp(last_job_update);
+    seen_node_ = load_stamp(last_node_update);
+    seen_part_ = load_stamp(last_part_update);
+    debug("sched/easypp: pass %u: %d queued in %d partitions, %d started (%d backfilled), "
+          "%d refused by select_nodes, %d finished jobs learnt, %u usec",
+          slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
+          counts.started, counts.backfilled, counts.refused, counts.learnt,
+          slurmctld_diag_stats.bf_cycle_last);
+  }
+
+  void plan_partition(const PartitionQueue& pq, time_t now, bool trace, PassCounts& counts) {
+    const PartitionSnapshot snap = read_partition(pq, now);
+    const PartitionPlan plan = planner_->plan(snap);
+    const Decision& d = plan.decision;
+    counts.examined += d.examined;
+    if (trace) trace_state(snap, plan);
+
+    std::unordered_map<JobId, const QueuedJob*> queued;
+    for (const QueuedJob& q : pq.jobs) queued.emplace(q.job->job_id, &q);
+    for (JobId id : d.start) {
+      auto it = queued.find(id);
+      if (it == queued.end()) continue;
+      const bool backfilled =
+          std::find(d.backfilled.begin(), d.backfilled.end(), id) != d.backfilled.end();
+      job_record_t* job = it->second->job;
+      const int rc = start_job(job, pq.partition, it->second->priority, backfilled);
+      if (rc == SLURM_SUCCESS) {
+        ++counts.started;
+        if (backfilled) {
+          ++counts.backfilled;
+          ++slurmctld_diag_stats.backfilled_jobs;
+          ++slurmctld_diag_stats.last_backfilled_jobs;
+        }
+        info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id, snap.name.c_str(),
+             job->nodes ? job->nodes : "?", plan.policy.c_str(), backfilled ? ", backfilled" : "");
+      } else {
+        // Node-level fragmentation, limits, QOS...: blocked for this pass only. The rest of
+        // the plan stays safe: it assumed this job's CPUs were taken.
+        ++counts.refused;
+        if (trace)
+          info("sched/easypp: select_nodes refused JobId=%u in %s: %s", job->job_id,
+               snap.name.c_str(), slurm_strerror(rc));
+      }
+    }
+    // Start estimates for squeue --start: the plan's reservations (the earliest over the
+    // partitions a job waits in; build_job_queue cleared the old ones).
+    for (const Reservation& r : d.reservations) {
+      auto it = queued.find(r.job);
+      if (it == queued.end()) continue;
+      job_record_t* job = it->second->job;
+      if (!IS_JOB_PENDING(job)) continue;
+      const time_t start = std::max<time_t>(r.start, now + 1);
+      if (job->start_time == 0 || start < job->start_time) job->start_time = start;
+      if (trace)
+        info("sched/easypp: %s: JobId=%u reserved at %ld (in %lds)", snap.name.c_str(),
+             job->job_id, static_cast<long>(start), static_cast<long>(start - now));
+    }
+  }
+
+  void trace_state(const PartitionSnapshot& snap, const PartitionPlan& plan) const {
+    const ClusterState& s = plan.state;
+    info("sched/easypp: %s: policy %s, %d CPUs, %zu running, %zu waiting, now=%ld",
+         snap.name.c_str(), plan.policy.c_str(), s.procs, s.running.size(), s.waiting.size(),
+         static_cast<long>(s.now));
+    for (const RunningJob& r : s.running)
+      info("sched/easypp: %s: running JobId=%lu cpus=%d predicted_end=+%lds kill=+%lds "
+           "corrections=%d",
+           snap.name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
+           static_cast<long>(r.predicted_end() - s.now), static_cast<long>(r.kill_time() - s.now),
+           r.job.corrections);
+    for (const Job& j : s.waiting)
+      info("sched/easypp: %s: waiting JobId=%lu user=%u cpus=%d estimate=%lds prediction=%lds",
+           snap.name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
+           static_cast<long>(j.estimate), static_cast<long>(j.prediction));
+    for (JobId id : plan.decision.start)
+      info("sched/easypp: %s: plan starts JobId=%lu", snap.name.c_str(),
+           static_cast<unsigned long>(id));
+  }
+
+  // sdiag's "Backfilling stats", filled as stock backfill does.
+  static void finish_stats(const struct timeval& t0, const PassCounts& counts) {
+    struct timeval t1;
+    gettimeofday(&t1, nullptr);
+    const auto usec = static_cast<std::uint32_t>((t1.tv_sec - t0.tv_sec) * 1000000L +
+                                                 (t1.tv_usec - t0.tv_usec));
+    diag_stats_t& st = slurmctld_diag_stats;
+    st.bf_when_last_cycle = t0.tv_sec;
+    st.bf_cycle_counter++;
+    st.bf_cycle_sum += usec;
+    st.bf_cycle_last = usec;
+    st.bf_cycle_max = std::max(st.bf_cycle_max, usec);
+    st.bf_last_depth = counts.examined;
+    st.bf_last_depth_try = counts.examined;
+    st.bf_depth_sum += counts.examined;
+    st.bf_depth_try_sum += counts.examined;
+    st.bf_queue_len = counts.queued;
+    st.bf_queue_len_sum += counts.queued;
+  }
+
+  std::atomic<bool> reconfig_{true};
+  std::string params_;
+  Config config_;
+  std::unique_ptr<Planner> planner_;
+  std::string state_file_;
+  time_t last_save_ = 0;
+  bool dirty_ = false;
+  time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
+};
+
+std::mutex g_mutex;  // init/fini/reconfig against each other
+std::unique_ptr<Scheduler> g_scheduler;
+std::unique_ptr<Agent> g_agent;
+
+void log_exception(const char* where) {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    error("sched/easypp: %s: %s", where, e.what());
+  } catch (...) {
+    error("sched/easypp: %s: unknown exception", where);
+  }
+}
+
+}  // namespace
+}  // namespace easypp::plugin
+
+using namespace easypp::plugin;
+
+int init(void) {
+  try {
+    std::lock_guard lock(g_mutex);
+    if (slurmctld_config.scheduling_disabled) return SLURM_SUCCESS;
+    if (g_agent) return SLURM_SUCCESS;
+    g_scheduler = std::make_unique<Scheduler>();
+    Scheduler* s = g_scheduler.get();
+    Agent::Hooks hooks;
+    hooks.changed = [s] { return s->changed(); };
+    hooks.pass = [s] {
+      s->pass();
+      if (g_agent) g_agent->set_interval(s->interval());
+    };
+    hooks.error = [](const std::string& what) {
+      error("sched/easypp: scheduling pass failed: %s", what.c_str());
+    };
+    g_agent = std::make_unique<Agent>(hooks, kPoll, s->interval());
+    g_agent->start();
+    info("sched/easypp: %s loaded", plugin_name);
+    return SLURM_SUCCESS;
+  } catch (...) {
+    log_exception("init");
+    return SLURM_ERROR;
+  }
+}
+
+void fini(void) {
+  try {
+    std::lock_guard lock(g_mutex);
+    if (g_agent) g_agent->stop();
+    if (g_scheduler) g_scheduler->final_save();
+    g_agent.reset();
+    g_scheduler.reset();
+  } catch (...) {
+    log_exception("fini");
+  }
+}
+
+int sched_p_reconfig(void) {
+  try {
+    std::lock_guard lock(g_mutex);
+    if (g_scheduler) g_scheduler->request_reconfig();
+    if (g_agent) g_agent->wake();
+  } catch (...) {
+    log_exception("sched_p_reconfig");
+  }
+  return SLURM_SUCCESS;
+}

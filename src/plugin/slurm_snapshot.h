@@ -1,0 +1,48 @@
+// Reading slurmctld's job, node and partition records into the plugin's plain snapshot
+// (snapshot.h). Callers hold slurmctld's locks {READ conf, WRITE job, WRITE node,
+// READ part, READ fed}.
+#ifndef EASYPP_PLUGIN_SLURM_SNAPSHOT_H
+#define EASYPP_PLUGIN_SLURM_SNAPSHOT_H
+
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include "plugin/slurm_api.h"
+#include "plugin/snapshot.h"
+
+namespace easypp::plugin {
+
+// One eligible (job, partition) pair from build_job_queue, in priority order.
+struct QueuedJob {
+  job_record_t* job = nullptr;
+  std::uint32_t priority = 0;  // the job's priority in this partition
+};
+
+struct PartitionQueue {
+  part_record_t* partition = nullptr;
+  std::vector<QueuedJob> jobs;
+};
+
+struct JobQueue {
+  std::vector<PartitionQueue> partitions;  // in part_list order, only those with jobs
+  int length = 0;                          // queue records before the per-partition cap
+};
+
+// build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
+// (holds, dependencies, begin times, reservations and limits already filtered), at most
+// `max_per_partition` per partition.
+JobQueue read_job_queue(int max_per_partition);
+
+// The partition as a scheduling domain: usable CPUs, the jobs holding them, and the
+// queued jobs as JobRecords (same order as `queue`).
+PartitionSnapshot read_partition(const PartitionQueue& queue, Time now);
+
+// Jobs that finished and are still in job_list. `finished` receives every finished job id
+// still kept (deduplication bookkeeping), `active` every pending or running one.
+std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
+                                            std::unordered_set<JobId>& active);
+
+}  // namespace easypp::plugin
+
+#endif

@@ -1,0 +1,252 @@
+// The plugin's snapshot -> ClusterState translation and planning, without Slurm: what
+// slurmctld's records become in the core's model (procs, estimates = time limits,
+// predictions from history, corrections of outlived predictions), which policy plans
+// which partition, deduplicated learning and history persistence.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <unordered_set>
+
+#include "easypp/predictor.h"
+#include "plugin/config.h"
+#include "plugin/planner.h"
+
+namespace easypp::plugin {
+namespace {
+
+constexpr Time kNow = 1'700'000'000;
+
+JobRecord job(JobId id, int procs, Time limit, UserId user = 1000, Time start = 0) {
+  JobRecord r;
+  r.id = id;
+  r.user = user;
+  r.submit = kNow - 100;
+  r.start = start;
+  r.limit = limit;
+  r.procs = procs;
+  return r;
+}
+
+FinishedJob finished(JobId id, UserId user, Time runtime, Time limit,
+                     int state = EPP_END_COMPLETED) {
+  FinishedJob f;
+  f.job = job(id, 1, limit, user, kNow - 5000 + static_cast<Time>(id));
+  f.job.submit = f.job.start - 10;
+  f.end = f.job.start + runtime;
+  f.end_state = state;
+  return f;
+}
+
+Config config_with(const std::string& policy) {
+  Config c;
+  c.policy = policy;
+  return c;
+}
+
+bool contains(const std::vector<JobId>& ids, JobId id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// The shared-node case: one 64-CPU node, A = 48 CPUs running (5 min limit),
+// B = 56 CPUs waiting, C = 8 CPUs / 10 min waiting. B's reservation is at A's kill time
+// (5 min); at that moment 64 - 56 = 8 CPUs are left over, so C may use them now even
+// though it runs past B's reservation: C starts, B keeps its reservation.
+TEST(PluginPlanner, SharedNodeExtraProcessorsStartSmallJob) {
+  Planner planner(config_with("easy"));
+  PartitionSnapshot p;
+  p.name = "shared";
+  p.now = kNow;
+  p.procs = 64;
+  p.running = {job(1, 48, 300, 1000, kNow - 10)};
+  p.waiting = {job(2, 56, 600), job(3, 8, 600)};
+  const PartitionPlan plan = planner.plan(p);
+  EXPECT_EQ(plan.policy, "easy");
+  ASSERT_EQ(plan.decision.start, std::vector<JobId>{3});
+  EXPECT_TRUE(contains(plan.decision.backfilled, 3));
+  ASSERT_FALSE(plan.decision.reservations.empty());
+  EXPECT_EQ(plan.decision.reservations.front().job, 2u);
+  EXPECT_EQ(plan.decision.reservations.front().start, kNow - 10 + 300);
+}
+
+// Without the extra-processors rule C could not start: with B needing 60 CPUs only 4 are
+// left at B's reservation, and C (10 min) ends after it. Guards the test above.
+TEST(PluginPlanner, SharedNodeNoExtraProcessorsNoStart) {
+  Planner planner(config_with("easy"));
+  PartitionSnapshot p;
+  p.name = "shared";
+  p.now = kNow;
+  p.procs = 64;
+  p.running = {job(1, 48, 300, 1000, kNow - 10)};
+  p.waiting = {job(2, 60, 600), job(3, 8, 600)};
+  EXPECT_TRUE(planner.plan(p).decision.start.empty());
+}
+
+TEST(PluginPlanner, TranslationKeepsLimitsAsEstimates) {
+  Planner planner(config_with("easy"));
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 16;
+  p.running = {job(1, 16, 3600, 1000, kNow - 60)};
+  p.waiting = {job(2, 4, 180, 1001)};
+  const PartitionPlan plan = planner.plan(p);
+  const ClusterState& s = plan.state;
+  EXPECT_EQ(s.now, kNow);
+  EXPECT_EQ(s.procs, 16);
+  ASSERT_EQ(s.running.size(), 1u);
+  EXPECT_EQ(s.running[0].start, kNow - 60);
+  EXPECT_EQ(s.running[0].job.procs, 16);
+  EXPECT_EQ(s.running[0].kill_time(), kNow - 60 + 3600);
+  // EASY plans on the user's limit.
+  EXPECT_EQ(s.running[0].predicted_end(), kNow - 60 + 3600);
+  ASSERT_EQ(s.waiting.size(), 1u);
+  EXPECT_EQ(s.waiting[0].estimate, 180);
+  EXPECT_EQ(s.waiting[0].prediction, 180);
+  EXPECT_EQ(s.waiting[0].user, 1001u);
+  EXPECT_EQ(s.waiting[0].procs, 4);
+}
+
+// easy++ predicts a user's job from the average of their two most recent finished jobs;
+// the limit stays the estimate (kill time).
+TEST(PluginPlanner, HistoryPredictsButLimitStaysKillTime) {
+  Planner planner(config_with("easy++"));
+  EXPECT_TRUE(planner.job_ended(finished(11, 7, 8, 180)));
+  EXPECT_TRUE(planner.job_ended(finished(12, 7, 12, 180)));
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 16;
+  p.waiting = {job(20, 16, 180, 7)};
+  const PartitionPlan plan = planner.plan(p);
+  ASSERT_EQ(plan.state.waiting.size(), 1u);
+  EXPECT_EQ(plan.state.waiting[0].estimate, 180);
+  EXPECT_EQ(plan.state.waiting[0].prediction, 10);
+  EXPECT_EQ(plan.decision.start, std::vector<JobId>{20});
+}
+
+// A running job past its 10 s prediction is corrected (easy++'s default: up to its
+// limit), so it no longer looks finished; its kill time does not move.
+TEST(PluginPlanner, OutlivedPredictionIsCorrected) {
+  Planner planner(config_with("easy++"));
+  planner.job_ended(finished(11, 7, 10, 180));
+  planner.job_ended(finished(12, 7, 10, 180));
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 16;
+  p.waiting = {job(20, 16, 180, 7)};
+  ASSERT_EQ(planner.plan(p).state.waiting.at(0).prediction, 10);
+
+  // Job 20 started 60 s ago; a 16-CPU job waits behind it.
+  p.now = kNow + 60;
+  p.running = {job(20, 16, 180, 7, kNow)};
+  p.waiting = {job(21, 16, 600, 8)};
+  const PartitionPlan plan = planner.plan(p);
+  ASSERT_EQ(plan.state.running.size(), 1u);
+  const RunningJob& r = plan.state.running[0];
+  EXPECT_GE(r.job.corrections, 1);
+  EXPECT_GT(r.predicted_end(), p.now);
+  EXPECT_EQ(r.predicted_end(), kNow + 180) << "correction=estimate: the limit";
+  EXPECT_EQ(r.kill_time(), kNow + 180);
+  EXPECT_GE(planner.corrections_made(), 1u);
+  ASSERT_FALSE(plan.decision.reservations.empty());
+  EXPECT_EQ(plan.decision.reservations.front().start, kNow + 180);
+}
+
+// Predictions are made once, when a job is first seen; history learnt later does not
+// change them (the paper predicts at submission), until the job leaves the system.
+TEST(PluginPlanner, PredictedOnceUntilForgotten) {
+  Planner planner(config_with("easy+"));
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 1;
+  p.running = {job(1, 1, 3600, 99, kNow - 1)};
+  p.waiting = {job(30, 1, 600, 5)};
+  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 600) << "no history: the limit";
+  planner.job_ended(finished(31, 5, 100, 600));
+  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 600);
+  planner.retain_active({1});  // job 30 left (say, cancelled) and came back as new
+  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 100);
+}
+
+TEST(PluginPlanner, LearningIsDeduplicatedByJobId) {
+  Planner planner(config_with("easy++"));
+  EXPECT_TRUE(planner.job_ended(finished(40, 3, 50, 100)));
+  EXPECT_FALSE(planner.job_ended(finished(40, 3, 50, 100)));
+  EXPECT_EQ(planner.history_records(), 1u);
+  // Once slurmctld purged the record, the id may be learnt again (a new source); the
+  // predictor itself still refuses the duplicate.
+  planner.retain_finished({});
+  planner.job_ended(finished(40, 3, 50, 100));
+  EXPECT_EQ(planner.history_records(), 1u);
+}
+
+TEST(PluginPlanner, PerPartitionPolicies) {
+  Config c;
+  c.policy = "easy++";
+  c.partition_policy = {{"debug", "easy"}, {"long", "easy-sjbf"}};
+  Planner planner(c);
+  PartitionSnapshot p;
+  p.now = kNow;
+  p.procs = 4;
+  for (const auto& [part, policy] : std::vector<std::pair<std::string, std::string>>{
+           {"debug", "easy"}, {"long", "easy-sjbf"}, {"batch", "easy++"}}) {
+    p.name = part;
+    EXPECT_EQ(planner.plan(p).policy, policy) << part;
+  }
+}
+
+TEST(PluginPlanner, HistorySurvivesSaveAndLoad) {
+  const std::string dir = ::testing::TempDir() + "easypp_planner_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/predictor.json";
+  std::string err;
+  {
+    Planner planner(config_with("easy++"));
+    planner.job_ended(finished(50, 9, 30, 600));
+    planner.job_ended(finished(51, 9, 50, 600));
+    ASSERT_TRUE(planner.save(path, err)) << err;
+  }
+  Planner restarted(config_with("easy++"));
+  ASSERT_EQ(restarted.load(path, err), EPP_LOAD_OK) << err;
+  EXPECT_EQ(restarted.history_records(), 2u);
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 1;
+  p.waiting = {job(52, 1, 600, 9)};
+  EXPECT_EQ(restarted.plan(p).state.waiting.at(0).prediction, 40);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PluginPlanner, MissingHistoryFileIsNotAnError) {
+  Planner planner(config_with("easy++"));
+  std::string err;
+  EXPECT_EQ(planner.load(::testing::TempDir() + "easypp_no_such_dir/predictor.json", err),
+            EPP_LOAD_MISSING);
+  EXPECT_EQ(planner.history_records(), 0u);
+}
+
+TEST(PluginPlanner, PredictorKeysFormTheHistorySpec) {
+  Config c = config_with("easy++");
+  c.window = 1;
+  c.predictor_keys_given = true;
+  Planner planner(c);
+  planner.job_ended(finished(60, 4, 10, 600));
+  planner.job_ended(finished(61, 4, 90, 600));
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 1;
+  p.waiting = {job(62, 1, 600, 4)};
+  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 90) << "window=1: the last job";
+}
+
+}  // namespace
+}  // namespace easypp::plugin
