@@ -78,6 +78,15 @@ tb_restart_ctld() {   # [--kill9]
   "$TESTBED" restart-ctld --dir "$TB_DIR" "$@"
 }
 
+# Rewrites SchedulerParameters in the current testbed's slurm.conf and reconfigures.
+tb_set_params() {   # VALUE ('' removes the line)
+  local conf=$TB_DIR/slurm.conf
+  sed -i '/^SchedulerParameters=/d' "$conf"
+  if [ -n "$1" ]; then echo "SchedulerParameters=$1" >> "$conf"; fi
+  scontrol reconfigure || fail "scontrol reconfigure failed after SchedulerParameters=$1"
+  note "SchedulerParameters=$1 (reconfigured)"
+}
+
 # Processes of the testbed in DIR still alive: our daemons carry EASYPP_TESTBED_DIR=DIR,
 # slurmstepd and job payloads hold files open in DIR/log or DIR/spool.
 tb_leftovers() {   # DIR
