@@ -31,7 +31,8 @@ struct Decision {
   std::vector<Reservation> planned_reservations;
   // Running jobs to kill and requeue (restart from the beginning later): papers 002, 004.
   std::vector<JobId> kill_requeue;
-  // How many waiting jobs the pass examined (sdiag's "depth").
+  // How many waiting jobs the pass examined (sdiag's "depth"): every job it looked at
+  // before stopping (a pass stops early once no processor is idle).
   int examined = 0;
 };
 

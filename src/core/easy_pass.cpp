@@ -51,16 +51,25 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   head_ = Head{positions_[k], shadow, extra};
   decision.reservations.push_back({head.id, shadow});
 
-  if (rules.backfill_order == nullptr) return;
+  if (rules.backfill_order == nullptr || idle == 0) return;
   std::span<std::uint32_t> candidates(positions_.data() + k + 1, positions_.size() - k - 1);
   if (rules.backfill_order != rules.reservation_order) {
+    // Only jobs that fit the idle processors now can ever start in this pass (idle only
+    // shrinks), so order just those: on a full machine that is a handful, not the queue.
+    std::size_t fitting = 0;
+    for (std::uint32_t p : candidates) {
+      if (waiting[p].procs <= idle) candidates[fitting++] = p;
+    }
+    decision.examined += static_cast<int>(candidates.size());
+    candidates = candidates.first(fitting);
     std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
     rules.backfill_order->arrange(state, candidates);
   }
+  const bool counted = rules.backfill_order != rules.reservation_order;
   for (std::uint32_t p : candidates) {
     if (idle == 0) break;  // nothing else can start; the rest is not examined
     const Job& job = waiting[p];
-    ++decision.examined;
+    if (!counted) ++decision.examined;
     if (job.procs > idle) continue;
     const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
     const bool ends_by_shadow = runtime <= shadow - state.now;

@@ -117,6 +117,7 @@ TEST(Golden, SjbfTakesTheShortestCandidate) {
     EXPECT_EQ(d.start, std::vector<JobId>{4});
     EXPECT_EQ(d.reservations.at(0).job, 2u);  // reservation order stays FCFS
     EXPECT_EQ(d.reservations.at(0).start, 10);
+    EXPECT_EQ(d.examined, 3);  // H, then both candidates to pick the shortest
   }
 }
 
