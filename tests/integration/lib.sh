@@ -100,7 +100,7 @@ tb_leftovers() {   # DIR
   } | sort -un | while read -r p; do
     [ "$p" = $$ ] && continue
     st=$(sed 's/^.*) \([A-Za-z]\) .*/\1/' "/proc/$p/stat" 2>/dev/null) || continue
-    if [ -n "$st" ] && [ "$st" != Z ]; then echo "$p $(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)"; fi
+    if [ -n "$st" ] && [ "$st" != Z ]; then echo "$p $(tr '\0' ' ' 2>/dev/null < "/proc/$p/cmdline")"; fi
   done
   return 0
 }

@@ -28,7 +28,7 @@ daemons=$(sort -un "$TB_DIR"/run/*.pid | tr '\n' ' ')
 tb_down
 for pid in $daemons; do
   if kill -0 "$pid" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then
-    fail "daemon pid $pid still running after down: $(tr '\0' ' ' < "/proc/$pid/cmdline")"
+    fail "daemon pid $pid still running after down: $(tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline")"
   fi
 done
 left=$(tb_leftovers "$TB_DIR")
