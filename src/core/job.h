@@ -17,7 +17,9 @@ struct Job {
   UserId user = 0;
   Time submit = 0;
   int procs = 1;
-  // The user's estimate: the kill time. Predictions never change it.
+  // The user's estimate (time limit) as the scheduler sees it: the kill time, except in
+  // the X2 family where the driver multiplies it by PolicyTraits::estimate_factor (and
+  // still kills at the user's own limit). Predictions never change it.
   Time estimate = 0;
   // What the scheduler plans with (seconds of runtime). For EASY it equals the estimate.
   Time prediction = 0;

@@ -41,8 +41,29 @@ struct PolicyOptions {
   std::string predictor;
 };
 
-// Builds a policy by name ("easy", "easy++", ...). Throws std::invalid_argument naming
-// the bad name and listing the valid ones.
+// Builds a policy by name. Throws std::invalid_argument naming the bad name and listing
+// the valid ones. The names (paper 000; "+" = system predictions with correction,
+// "++" = "+" with shortest-job-backfilled-first):
+//   fcfs          no backfilling
+//   easy          EASY on user estimates, FCFS backfill order
+//   easy-pcor     easy + prediction correction
+//   easy+         history predictions + correction
+//   easy-sjbf     easy with shortest-first backfill order (reservation still FCFS)
+//   easy++        easy+ with SJBF;  perfect++: clairvoyant predictions with SJBF
+//   conservative  a reservation for every waiting job
+//   x2, x2+, x2++ EASY on doubled estimates; doubled predictions + correction; + SJBF
+//   sjf, sjf+     shortest first for starting and for the reservation (estimates;
+//                 predictions + correction)
+//   easy++-dbook  easy++, reporting the estimate-based reservation (section 4)
+//   easy++-safe   easy++ order, but a backfill's estimate must end by the reservation
+//                 (or fit the extra processors)
+// options.predictor replaces the predictor of the prediction-based policies (easy+,
+// easy++, x2+, x2++, sjf+, easy++-dbook, easy++-safe); for the others, whose name fixes
+// their predictions, it is an error.
+//
+// Later policies plug in here too: partitions (paper 001) as a policy planning each
+// Job.partition with EasyPass, other orders (paper 003) as JobOrder classes, and
+// kill-and-requeue policies (papers 002, 004) through Decision.kill_requeue.
 std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options = {});
 std::vector<std::string> policy_names();
 
