@@ -134,7 +134,7 @@ void RuntimeModel::add_run(UserHistory& h, const Run& run) {
 }
 
 bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
-  if (!has_history() || start <= 0 || end < start) return false;
+  if (!has_history() || start < 0 || end < start) return false;
   const std::int64_t runtime = end - start;
   if (!teaches(end_state, runtime)) return false;
   UserHistory& h = users_[job.user_id];

@@ -39,7 +39,7 @@ TEST(LearnRule, RejectsUnknownStatesAndImpossibleTimes) {
   epp_job j = job(1, 7, 3600);
   EXPECT_EQ(epp_learn(p.get(), &j, 100, 200, 9), 0);
   EXPECT_EQ(epp_learn(p.get(), &j, 100, 200, -1), 0);
-  EXPECT_EQ(epp_learn(p.get(), &j, 0, 200, EPP_END_COMPLETED), 0);    // never started
+  EXPECT_EQ(epp_learn(p.get(), &j, -1, 200, EPP_END_COMPLETED), 0);   // never started
   EXPECT_EQ(epp_learn(p.get(), &j, 300, 200, EPP_END_COMPLETED), 0);  // ends before start
   EXPECT_EQ(epp_learn(p.get(), nullptr, 100, 200, EPP_END_COMPLETED), 0);
   EXPECT_EQ(epp_learn(nullptr, &j, 100, 200, EPP_END_COMPLETED), 0);
