@@ -1,0 +1,30 @@
+#!/bin/bash
+# Paper 000, Fig. 1 (EASY): the first blocked job gets a reservation; a later job is
+# backfilled only if it ends by that reservation (or fits the CPUs left over then).
+# One 8-CPU node, policy easy (plans on time limits, 1 minute = one time unit):
+#   J1  6 CPUs, 3 min limit, running           -> J3's reservation at J1's end (+3 min)
+#   J3  8 CPUs                                   blocked, reserved
+#   J5  2 CPUs, 4 min: would end after the reservation, no CPUs left over -> waits
+#   J4  2 CPUs, 2 min: ends before the reservation                         -> backfilled
+. "$(dirname "$0")/lib.sh"
+need_plugin
+tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params easypp_policy=easy
+log=$TB_DIR/log/slurmctld.log
+
+j1=$(tb_submit 6 3 J1 "sleep 300")
+wait_state "$j1" RUNNING 15
+j3=$(tb_submit 8 5 J3 "sleep 10")
+j5=$(tb_submit 2 4 J5 "sleep 300")
+j4=$(tb_submit 2 2 J4 "sleep 300")
+wait_state "$j4" RUNNING 10
+sleep 2  # a few more passes: J5 must stay put
+assert_eq PENDING "$(job_field "$j5" JobState)" "J5 (ends after the reservation)"
+assert_eq PENDING "$(job_field "$j3" JobState)" "J3 (reserved)"
+grep -q "sched/easypp: started JobId=$j4 in debug on n1 (easy, backfilled)" "$log" \
+  || fail "J4 was not backfilled by the plugin"
+j1_end=$(date -d "$(job_field "$j1" EndTime)" +%s)
+j3_start=$(date -d "$(squeue --start -h -j "$j3" -o %S)" +%s)
+[ $(( j3_start - j1_end )) -ge -1 ] && [ $(( j3_start - j1_end )) -le 1 ] \
+  || fail "J3's reservation $(squeue --start -h -j "$j3" -o %S) is not J1's end $(job_field "$j1" EndTime)"
+note "ok: J3 reserved at J1's end"
+scancel "$j1" "$j3" "$j4" "$j5"
