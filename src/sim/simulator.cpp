@@ -330,14 +330,21 @@ class Engine {
         o.first_reservation = r.start;
       }
     }
-    if (!decision_.reservations.empty()) track_head(decision_.reservations.front());
+    if (!decision_.reservations.empty()) {
+      // A policy that reports other reservations than it plans with (double booking)
+      // keeps only its planned one; that is the one backfilling must respect.
+      const Reservation& planned = decision_.planned_reservations.empty()
+                                       ? decision_.reservations.front()
+                                       : decision_.planned_reservations.front();
+      track_head(decision_.reservations.front(), planned);
+    }
     if constexpr (kChecks) check_state();
   }
 
   // Heel and toe (paper 000 section 6): the earliest start of the head job if every
   // running job's real end were known. Only starts and kills change it, so it is
   // recomputed only then or when the head changes.
-  void track_head(const Reservation& head) {
+  void track_head(const Reservation& head, const Reservation& planned) {
     std::uint32_t i = index_of(head.job);
     JobState& js = jobs_[i];
     if (js.status != Status::waiting) return;
@@ -360,10 +367,11 @@ class Engine {
     if constexpr (kChecks) {
       // With no running job underpredicted, the real availability is at least the planned
       // one at every moment, so a reservation the backfills respected must be reachable.
-      if (underpredicted_running_ == 0 && head_perfect_start_ > head.start) {
+      if (underpredicted_running_ == 0 && planned.job == head.job &&
+          head_perfect_start_ > planned.start) {
         fail(policy_name_, state_.now,
              "backfilling delayed the head reservation of job " + std::to_string(head.job) +
-                 ": reserved " + std::to_string(head.start) + ", earliest possible " +
+                 ": reserved " + std::to_string(planned.start) + ", earliest possible " +
                  std::to_string(head_perfect_start_));
       }
     }

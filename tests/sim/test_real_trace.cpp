@@ -38,3 +38,33 @@ TEST(RealTrace, KthEasyPlusPlusBeatsEasyOnBsld) {
 
 }  // namespace
 }  // namespace easypp::sim
+
+namespace easypp::sim {
+namespace {
+
+// Every registered policy replays KTH under both runtime modes without tripping an
+// engine invariant (processors, start after submit, no early end, head reservation kept
+// while no running job is underpredicted, FCFS queue order).
+TEST(RealTrace, EveryPolicyKeepsTheInvariantsOnKth) {
+  const char* dir = std::getenv("EASYPP_TRACES");
+  const std::string path = std::string(dir ? dir : "") + "/KTH-SP2-1996-2.1-cln.swf.gz";
+  if (dir == nullptr || !std::filesystem::exists(path)) {
+    GTEST_SKIP() << "KTH trace not found at '" << path << "' (set EASYPP_TRACES)";
+  }
+  ASSERT_TRUE(invariants_checked());
+  Workload w = prepare(swf::read(path), {});
+  for (const std::string& name : policy_names()) {
+    for (RuntimeMode mode : {RuntimeMode::replay, RuntimeMode::cap}) {
+      SCOPED_TRACE(name + (mode == RuntimeMode::cap ? " cap" : " replay"));
+      SimOutcome o;
+      ASSERT_NO_THROW(o = testing::run(w, name, SimOptions{mode}));
+      Metrics m = compute_metrics(o);
+      EXPECT_EQ(m.jobs, static_cast<std::int64_t>(w.jobs.size()));
+      EXPECT_GT(m.utilization_pct, 0);
+      EXPECT_LE(m.utilization_pct, 100.0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace easypp::sim
