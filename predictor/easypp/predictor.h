@@ -6,7 +6,9 @@
  *
  * Vocabulary (paper 000, footnote 3): the *estimate* is the user's time limit and stays
  * the kill time; a *prediction* is what the scheduler plans with. A prediction never
- * exceeds the estimate, except through post-estimate correction (epp_correct).
+ * exceeds the estimate, except through post-estimate correction (epp_correct). X2-style
+ * predictors ("double", scale=F) plan with a ceiling of F x estimate instead.
+ * Spec keys, learning rules and the dedupe rule: predictor/README.md.
  * Times are seconds; a runtime or estimate is a duration, submit/start/end are epoch times.
  */
 #ifndef EASYPP_PREDICTOR_H

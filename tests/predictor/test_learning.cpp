@@ -86,5 +86,30 @@ TEST(Dedupe, GapsInsideTheWindowAreStillLearned) {
   EXPECT_EQ(teach(p.get(), 20, 7, 3600, 100, 10050), 1);  // ended out of id order
 }
 
+TEST(Inspection, UsersRunsAndAccuracy) {
+  auto p = make_predictor("");
+  teach(p.get(), 1, 30, 1000, 500, 10000);
+  teach(p.get(), 2, 10, 1000, 250, 10100);
+  teach(p.get(), 3, 20, 1000, 100, 10200);
+  teach(p.get(), 4, 10, 2000, 500, 10050);  // ended before job 2
+  std::uint32_t ids[2] = {0, 0};
+  EXPECT_EQ(epp_predictor_user_ids(p.get(), ids, 2), 3u);  // the two smallest, sorted
+  EXPECT_EQ(ids[0], 10u);
+  EXPECT_EQ(ids[1], 20u);
+  epp_run runs[4];
+  ASSERT_EQ(epp_user_runs(p.get(), 10, runs, 4), 2u);
+  EXPECT_EQ(runs[0].job_id, 4u);  // oldest first, by end time
+  EXPECT_EQ(runs[1].job_id, 2u);
+  EXPECT_EQ(runs[1].runtime, 250);
+  EXPECT_EQ(runs[1].end, 10100);
+  EXPECT_EQ(epp_user_runs(p.get(), 99, runs, 4), 0u);
+  double mean = 0;
+  std::uint64_t count = 0;
+  ASSERT_EQ(epp_user_accuracy(p.get(), 10, &mean, &count), 1);
+  EXPECT_DOUBLE_EQ(mean, 0.25);  // (0.25 + 0.25) / 2
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(epp_user_accuracy(p.get(), 99, &mean, &count), 0);
+}
+
 }  // namespace
 }  // namespace easypp::test
