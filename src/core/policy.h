@@ -32,7 +32,8 @@ class Policy {
   virtual ~Policy() = default;
   virtual std::string_view name() const = 0;
   virtual const PolicyTraits& traits() const = 0;
-  // Plan one scheduling pass. Must not keep references into `state`.
+  // Plan one scheduling pass. Must not keep references into `state`. Policies reuse
+  // scratch buffers across passes: one object per thread (or per partition).
   virtual Decision plan(const ClusterState& state) = 0;
 };
 

@@ -146,3 +146,35 @@ TEST(Predictions, MovedFromObjectIsEmptyAndTheTargetWorks) {
 
 }  // namespace
 }  // namespace easypp
+
+namespace easypp {
+namespace {
+
+// Paper 000 Fig. 5, as numbers. 10 processors, now 10. Job 1 (6 procs) started at 0,
+// predicted 5 (so overdue), estimated 40; 4 idle. Job 2 needs all 10; job 3 (4 procs,
+// predicted 20) waits behind it.
+// Before correction the plan thinks job 1's processors are free now: job 2's reservation
+// is now, and job 3 (ending at 30) cannot backfill. Correcting job 1 to its estimate
+// moves the reservation to 40, and job 3 backfills.
+TEST(PredictionsWithPolicy, Figure5CorrectionReenablesBackfilling) {
+  const auto policy = make_policy("easy+");
+  Predictions predictions(policy->traits());
+  ClusterState s;
+  s.now = 10;
+  s.procs = 10;
+  s.running = {test::running(1, 6, 0, 5, 40)};
+  s.waiting = {test::waiting(2, 10, 30), test::waiting(3, 4, 20)};
+
+  Decision before = policy->plan(s);
+  EXPECT_EQ(before.reservations.at(0).start, 10);
+  EXPECT_TRUE(before.start.empty());
+
+  ASSERT_TRUE(predictions.correct(s.running[0], s.now));
+  EXPECT_EQ(s.running[0].job.prediction, 40);
+  Decision after = policy->plan(s);
+  EXPECT_EQ(after.reservations.at(0).start, 40);
+  EXPECT_EQ(after.start, std::vector<JobId>{3});
+}
+
+}  // namespace
+}  // namespace easypp
