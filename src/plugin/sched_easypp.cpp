@@ -58,6 +58,7 @@ class SlurmLock {
 // allocates); read partitions and federation: what stock backfill holds.
 const slurmctld_lock_t kPassLocks = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK};
 const slurmctld_lock_t kConfigLocks = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
+const slurmctld_lock_t kLearnLocks = {NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 
 std::string dirname_of(const std::string& path) {
   const auto slash = path.rfind('/');
@@ -83,7 +84,7 @@ class Scheduler {
   bool changed() const {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
-           load_stamp(last_part_update) != seen_part_ || reconfig_;
+           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due();
   }
 
   void pass() {
@@ -93,8 +94,16 @@ class Scheduler {
     save_history(false);
   }
 
-  // At shutdown: the history must survive a restart.
-  void final_save() { save_history(true); }
+  // At shutdown: learn the jobs that ended since the last pass, then save, so the
+  // history survives a restart. slurmctld calls fini() with its locks free.
+  void final_save() {
+    if (!planner_) return;
+    {
+      SlurmLock lock(kLearnLocks);
+      learn_finished_jobs();
+    }
+    save_history(true);
+  }
 
   std::chrono::milliseconds interval() const { return std::chrono::seconds(config_.interval); }
 
@@ -145,6 +154,26 @@ class Scheduler {
     dirty_ = false;
   }
 
+  bool save_due() const {
+    return planner_ && dirty_ && time(nullptr) - last_save_ >= config_.save_interval;
+  }
+
+  // Feeds jobs that ended since the last pass to the predictor (no end hook exists for
+  // plugins); returns how many entered history. Needs the job read lock.
+  int learn_finished_jobs() {
+    int learnt = 0;
+    std::unordered_set<JobId> finished_ids, active_ids;
+    for (const FinishedJob& f : read_finished_jobs(finished_ids, active_ids)) {
+      if (planner_->job_ended(f)) {
+        ++learnt;
+        dirty_ = true;
+      }
+    }
+    planner_->retain_finished(finished_ids);
+    planner_->retain_active(active_ids);
+    return learnt;
+  }
+
   void save_history(bool force) {
     if (!planner_ || !dirty_) return;
     const time_t now = time(nullptr);
@@ -167,16 +196,7 @@ class Scheduler {
     const bool trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
     PassCounts counts;
 
-    // Learn from jobs that ended since the last pass (no end hook exists for plugins).
-    std::unordered_set<JobId> finished_ids, active_ids;
-    for (const FinishedJob& f : read_finished_jobs(finished_ids, active_ids)) {
-      if (planner_->job_ended(f)) {
-        ++counts.learnt;
-        dirty_ = true;
-      }
-    }
-    planner_->retain_finished(finished_ids);
-    planner_->retain_active(active_ids);
+    counts.learnt = learn_finished_jobs();
 
     const JobQueue queue = read_job_queue(config_.max_job_test);
     counts.queued = queue.length;

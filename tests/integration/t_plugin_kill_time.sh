@@ -1,0 +1,31 @@
+#!/bin/bash
+# The kill time stays the user's limit (paper 000, 3.1): history predicts ~10 s for this
+# user, then a job of theirs runs 60 s under a 3 min limit. easy++ plans it as a 10 s job,
+# corrects the prediction when it outlives it, and the job runs to COMPLETED with its
+# limit untouched. A whole-node job waits behind it, so every pass plans the partition
+# (and corrects the running job's prediction).
+. "$(dirname "$0")/lib.sh"
+need_plugin
+tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params easypp_policy=easy++,easypp_debug=1,easypp_interval=1
+log=$TB_DIR/log/slurmctld.log
+
+h1=$(tb_submit 1 3 hist "sleep 10")
+h2=$(tb_submit 1 3 hist "sleep 10")
+wait_state "$h1" COMPLETED 30
+wait_state "$h2" COMPLETED 30
+sleep 2  # the next pass learns them
+x=$(tb_submit 1 3 long "sleep 60")
+wait_state "$x" RUNNING 10
+grep -Eq "waiting JobId=$x user=[0-9]+ cpus=1 estimate=180s prediction=1[01]s" "$log" \
+  || fail "JobId=$x was not predicted ~10 s from history (see the trace in slurmctld.log)"
+note "ok: JobId=$x planned with a ~10 s prediction, 180 s limit"
+y=$(tb_submit 8 1 wide "sleep 1")
+wait_state "$x" COMPLETED 90
+assert_eq "00:03:00" "$(job_field "$x" TimeLimit)" "TimeLimit after the run"
+run=$(( $(date -d "$(job_field "$x" EndTime)" +%s) - $(date -d "$(job_field "$x" StartTime)" +%s) ))
+[ "$run" -ge 59 ] || fail "JobId=$x ran only ${run}s"
+note "ok: JobId=$x ran ${run}s and COMPLETED"
+grep -Eq "running JobId=$x cpus=1 predicted_end=\+[0-9]+s kill=\+[0-9]+s corrections=[1-9]" "$log" \
+  || fail "no corrected prediction logged for JobId=$x"
+note "ok: its prediction was corrected while it ran"
+wait_state "$y" COMPLETED 20
