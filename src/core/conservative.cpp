@@ -8,6 +8,7 @@ Decision ConservativePolicy::plan(const ClusterState& state) {
   profile_.reset(state, RunningEnd::predicted);
   bool someone_waits = false;  // a higher-priority job did not start: later starts backfill
   for (const Job& job : state.waiting) {
+    require_plannable(job);
     ++decision.examined;
     const Time start = profile_.earliest_start(job.procs, job.prediction);
     if (start == kNever) continue;  // wider than the domain

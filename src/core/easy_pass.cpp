@@ -27,6 +27,7 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   std::size_t k = 0;
   for (; k < positions_.size(); ++k) {
     const Job& job = waiting[positions_[k]];
+    require_plannable(job);
     ++decision.examined;
     // Wider than the domain: it can never start, so it must not block the queue.
     if (job.procs > state.procs) continue;
@@ -58,6 +59,7 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
     // shrinks), so order just those: on a full machine that is a handful, not the queue.
     std::size_t fitting = 0;
     for (std::uint32_t p : candidates) {
+      require_plannable(waiting[p]);
       if (waiting[p].procs <= idle) candidates[fitting++] = p;
     }
     decision.examined += static_cast<int>(candidates.size());
@@ -69,7 +71,10 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   for (std::uint32_t p : candidates) {
     if (idle == 0) break;  // nothing else can start; the rest is not examined
     const Job& job = waiting[p];
-    if (!counted) ++decision.examined;
+    if (!counted) {
+      require_plannable(job);
+      ++decision.examined;
+    }
     if (job.procs > idle) continue;
     const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
     const bool ends_by_shadow = runtime <= shadow - state.now;

@@ -49,6 +49,10 @@ struct ClusterState {
   std::vector<Job> waiting;
 };
 
+// Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan
+// it: fewer than one processor. Policies check every job they examine.
+void require_plannable(const Job& job);
+
 }  // namespace easypp
 
 #endif

@@ -342,3 +342,24 @@ TEST(Golden, EmptyQueuePlansNothing) {
 
 }  // namespace
 }  // namespace easypp
+
+namespace easypp {
+namespace {
+
+TEST(Golden, JobWithoutProcessorsIsRejectedByName) {
+  ClusterState s;
+  s.procs = 4;
+  s.waiting = {test::waiting(1, 2, 10), test::waiting(77, 0, 10)};
+  for (const std::string& name : policy_names()) {
+    SCOPED_TRACE(name);
+    try {
+      make_policy(name)->plan(s);
+      ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("job id=77: procs=0"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace easypp

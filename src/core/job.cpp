@@ -1,0 +1,15 @@
+#include "core/job.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace easypp {
+
+void require_plannable(const Job& job) {
+  if (job.procs < 1) {
+    throw std::invalid_argument("job id=" + std::to_string(job.id) +
+                                ": procs=" + std::to_string(job.procs) + ", must be >= 1");
+  }
+}
+
+}  // namespace easypp
