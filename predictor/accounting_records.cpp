@@ -52,8 +52,9 @@ Parse parse_state(std::string_view s, int& out) {
   else if (s == "FAILED" || s == "NODE_FAIL" || s == "BOOT_FAIL" || s == "OUT_OF_MEMORY") out = EPP_END_FAILED;
   else if (s == "CANCELLED" || s == "PREEMPTED" || s == "DEADLINE") out = EPP_END_CANCELLED;
   else if (s == "PENDING" || s == "RUNNING" || s == "SUSPENDED" || s == "REQUEUED" || s == "RESIZING" ||
-           s == "REVOKED" || s == "REQUEUE_FED" || s == "REQUEUE_HOLD" || s == "SPECIAL_EXIT" || s == "COMPLETING")
-    return Parse::Skip;
+           s == "REVOKED" || s == "REQUEUE_FED" || s == "REQUEUE_HOLD" || s == "SPECIAL_EXIT" || s == "COMPLETING" ||
+           s == "STAGE_OUT" || s == "CONFIGURING" || s == "STOPPED" || s == "RESV_DEL_HOLD" || s == "SIGNALING")
+    return Parse::Skip;  // every other name job_state_string() gives in 22.05: not an end
   else
     return Parse::Bad;
   return Parse::Ok;
