@@ -70,7 +70,9 @@ EPP_API const char *epp_predictor_spec(const epp_predictor *p);
  * (propagation=on). The driver calls epp_predict again for them. */
 EPP_API int epp_predictor_propagates(const epp_predictor *p);
 
-/* Prediction, in seconds (>= 1), for a job that has not started yet. */
+/* Prediction, in seconds (>= 1), for a job that has not started yet. The estimate must
+ * be > 0: for a job without a time limit pass the limit the scheduler would plan with
+ * (Slurm: the partition's MaxTime); with estimate <= 0 the answer is 1. */
 EPP_API int64_t epp_predict(epp_predictor *p, const epp_job *job);
 
 /*
