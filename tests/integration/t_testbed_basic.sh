@@ -14,6 +14,8 @@ wait_state "$job" COMPLETED 30
 assert_eq 0:0 "$(job_field "$job" ExitCode)" "batch job exit code"
 grep -q payload-ran "$TB_DIR/out/$job.out" || fail "job output $TB_DIR/out/$job.out lacks the payload's line"
 
+lines=$(timeout 60 srun -N2 -t1 hostname | wc -l)
+assert_eq 2 "$lines" "lines printed by srun -N2 hostname"
 # shellcheck disable=SC2016
 hosts=$(timeout 60 srun -N2 -t1 bash -c 'echo $SLURMD_NODENAME' | sort -u | tr '\n' ' ')
 assert_eq "n1 n2 " "$hosts" "nodes of srun -N2"
