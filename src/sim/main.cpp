@@ -75,6 +75,7 @@ int run(const easypp::sim::CliOptions& options) {
     r.events = outcome.events;
     r.passes = outcome.passes;
     r.sim_seconds = outcome.sim_seconds;
+    r.sim_cpu_seconds = outcome.sim_cpu_seconds;
     r.peak_rss_mb = peak_rss_mb();
     if (options.format == Format::json) {
       std::printf("%s\n", json_line(r, context).c_str());

@@ -57,7 +57,8 @@ struct SimOutcome {
   // Engine counters, for reports and performance checks.
   std::int64_t events = 0;
   std::int64_t passes = 0;
-  double sim_seconds = 0;  // wall time of the simulation (not reading the trace)
+  double sim_seconds = 0;      // wall time of the simulation (not reading the trace)
+  double sim_cpu_seconds = 0;  // CPU time of the same (less sensitive to a busy machine)
 };
 
 }  // namespace easypp::sim

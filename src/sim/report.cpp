@@ -103,6 +103,7 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   intg("events", run.events);
   intg("passes", run.passes);
   num("sim_seconds", run.sim_seconds);
+  num("sim_cpu_seconds", run.sim_cpu_seconds);
   num("jobs_per_second", run.sim_seconds > 0 ? static_cast<double>(m.jobs) / run.sim_seconds : 0, 0);
   num("peak_rss_mb", run.peak_rss_mb, 1);
   f.push_back({"invariants_checked", c.invariants_checked ? "true" : "false", false});

@@ -21,6 +21,7 @@ struct RunReport {
   std::int64_t events = 0;
   std::int64_t passes = 0;
   double sim_seconds = 0;
+  double sim_cpu_seconds = 0;
   double peak_rss_mb = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdint>
 #include <queue>
@@ -62,6 +63,12 @@ double accuracy_of(Time prediction, Time runtime) {
   return static_cast<double>(prediction) / static_cast<double>(runtime);
 }
 
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 [[noreturn]] void fail(const std::string& policy, Time now, const std::string& what) {
   throw std::logic_error("simulator: policy " + policy + " at t=" + std::to_string(now) +
                          ": " + what);
@@ -100,6 +107,7 @@ class Engine {
 
   SimOutcome run() {
     auto wall_start = std::chrono::steady_clock::now();
+    const double cpu_start = cpu_seconds();
     const std::size_t n = workload_.jobs.size();
     std::size_t next_arrival = 0;
     while (next_arrival < n || !events_.empty()) {
@@ -128,6 +136,7 @@ class Engine {
     }
     out_.sim_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    out_.sim_cpu_seconds = cpu_seconds() - cpu_start;
     return std::move(out_);
   }
 
