@@ -1,0 +1,309 @@
+// The Slurm glue that reads slurmctld's records (src/plugin/slurm_snapshot.cpp), on fake
+// slurmctld state: job_list, avail_node_bitmap, the node table and a build_job_queue
+// stand-in are defined here; Slurm's list and bitmap code comes from libslurmfull.
+// Checks the CPU accounting behind resource-accurate planning (usable nodes only, per-node
+// CPUs of running jobs, jobs of other partitions on shared nodes), the limits and CPU
+// counts of waiting jobs, the queue grouping and the finished-job scan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "easypp/predictor.h"
+#include "plugin/slurm_snapshot.h"
+
+// --- fake slurmctld state -------------------------------------------------------------
+extern "C" {
+List job_list = nullptr;
+bitstr_t* avail_node_bitmap = nullptr;
+}
+
+namespace {
+std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
+}
+
+extern "C" List build_job_queue(bool, bool) {
+  List queue = list_create(xfree_ptr);
+  for (const job_queue_rec_t& r : g_queue) {
+    auto* rec = static_cast<job_queue_rec_t*>(xmalloc(sizeof(job_queue_rec_t)));
+    *rec = r;
+    list_append(queue, rec);
+  }
+  return queue;
+}
+
+extern "C" void sort_job_queue(List) {}  // g_queue is given in priority order
+
+namespace easypp::plugin {
+namespace {
+
+constexpr time_t kNow = 1'700'000'000;
+
+// Owns the fake records of one test.
+class FakeSlurm : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    job_list = list_create(nullptr);
+    g_queue.clear();
+  }
+
+  void TearDown() override {
+    FREE_NULL_LIST(job_list);
+    FREE_NULL_BITMAP(avail_node_bitmap);
+    for (auto& j : jobs_)
+      if (j->job_resrcs) {
+        FREE_NULL_BITMAP(j->job_resrcs->node_bitmap);
+      }
+    for (auto& p : parts_) FREE_NULL_BITMAP(p->node_bitmap);
+    node_record_table_ptr = nullptr;
+    node_record_count = 0;
+    g_queue.clear();
+  }
+
+  // Nodes with these CPU counts; `available` marks the usable ones.
+  void nodes(const std::vector<int>& cpus, const std::vector<bool>& available) {
+    node_objs_.clear();
+    node_ptrs_.clear();
+    for (std::size_t i = 0; i < cpus.size(); ++i) {
+      auto n = std::make_unique<node_record_t>();
+      *n = node_record_t{};
+      n->index = static_cast<int>(i);
+      n->cpus = static_cast<uint16_t>(cpus[i]);
+      n->cpus_efctv = static_cast<uint16_t>(cpus[i]);
+      node_ptrs_.push_back(n.get());
+      node_objs_.push_back(std::move(n));
+    }
+    node_record_table_ptr = node_ptrs_.data();
+    node_record_count = static_cast<int>(cpus.size());
+    avail_node_bitmap = bit_alloc(node_record_count);
+    for (std::size_t i = 0; i < available.size(); ++i)
+      if (available[i]) bit_set(avail_node_bitmap, static_cast<bitoff_t>(i));
+  }
+
+  part_record_t* partition(const char* name, const std::vector<int>& node_idx,
+                           uint32_t max_time = INFINITE, uint32_t default_time = NO_VAL) {
+    auto p = std::make_unique<part_record_t>();
+    *p = part_record_t{};
+    p->name = const_cast<char*>(name);
+    p->node_bitmap = bit_alloc(node_record_count);
+    for (int i : node_idx) bit_set(p->node_bitmap, i);
+    p->max_time = max_time;
+    p->default_time = default_time;
+    p->state_up = PARTITION_UP;
+    parts_.push_back(std::move(p));
+    return parts_.back().get();
+  }
+
+  job_record_t* running(uint32_t id, std::vector<std::pair<int, int>> node_cpus,
+                        time_t start, uint32_t limit_min, uint32_t state = JOB_RUNNING) {
+    job_record_t* j = new_job(id, state);
+    j->start_time = start;
+    j->end_time = start + static_cast<time_t>(limit_min) * 60;
+    j->time_limit = limit_min;
+    auto& res = resources_.emplace_back(std::make_unique<job_resources_t>());
+    *res = job_resources_t{};
+    res->node_bitmap = bit_alloc(node_record_count);
+    auto& cpus = cpu_arrays_.emplace_back();
+    std::sort(node_cpus.begin(), node_cpus.end());
+    for (auto [node, n] : node_cpus) {
+      bit_set(res->node_bitmap, node);
+      cpus.push_back(static_cast<uint16_t>(n));
+      j->total_cpus += n;
+    }
+    res->cpus = cpus.data();
+    res->nhosts = static_cast<uint32_t>(node_cpus.size());
+    j->job_resrcs = res.get();
+    return j;
+  }
+
+  job_record_t* pending(uint32_t id, uint32_t min_cpus, uint32_t limit_min) {
+    job_record_t* j = new_job(id, JOB_PENDING);
+    j->details->min_cpus = min_cpus;
+    j->details->min_nodes = 1;
+    j->time_limit = limit_min;
+    return j;
+  }
+
+  job_record_t* new_job(uint32_t id, uint32_t state) {
+    auto j = std::make_unique<job_record_t>();
+    *j = job_record_t{};
+    auto d = std::make_unique<job_details>();
+    *d = job_details{};
+    d->submit_time = kNow - 1000;
+    j->job_id = id;
+    j->user_id = 1000 + id;
+    j->job_state = state;
+    j->priority = 1;
+    j->details = d.get();
+    details_.push_back(std::move(d));
+    jobs_.push_back(std::move(j));
+    list_append(job_list, jobs_.back().get());
+    return jobs_.back().get();
+  }
+
+  void queue(job_record_t* job, part_record_t* part, uint32_t priority) {
+    job_queue_rec_t r{};
+    r.job_ptr = job;
+    r.part_ptr = part;
+    r.job_id = job->job_id;
+    r.priority = priority;
+    r.array_task_id = NO_VAL;
+    g_queue.push_back(r);
+  }
+
+  std::vector<std::unique_ptr<node_record_t>> node_objs_;
+  std::vector<node_record_t*> node_ptrs_;
+  std::vector<std::unique_ptr<part_record_t>> parts_;
+  std::vector<std::unique_ptr<job_record_t>> jobs_;
+  std::vector<std::unique_ptr<job_details>> details_;
+  std::vector<std::unique_ptr<job_resources_t>> resources_;
+  std::vector<std::vector<uint16_t>> cpu_arrays_;
+};
+
+TEST_F(FakeSlurm, PartitionCountsUsableCpusAndCpusHeldOnThem) {
+  // n0 16, n1 16, n2 8 (drained: not available), n3 32 (another partition).
+  nodes({16, 16, 8, 32}, {true, true, false, true});
+  part_record_t* batch = partition("batch", {0, 1, 2});
+  // Spans n0 (4 CPUs) and the drained n2 (6): only the 4 on usable nodes count.
+  running(1, {{0, 4}, {2, 6}}, kNow - 60, 10);
+  // Another partition's job sharing n1: its 8 CPUs are taken here too.
+  running(2, {{1, 8}}, kNow - 30, 5);
+  // Only on n3, outside the partition: not counted.
+  running(3, {{3, 32}}, kNow - 10, 5);
+  // Suspended jobs keep their CPUs.
+  running(4, {{1, 2}}, kNow - 100, 60, JOB_SUSPENDED);
+  // A finished job whose epilog still runs (COMPLETING) holds its CPUs.
+  running(5, {{0, 1}}, kNow - 100, 60, JOB_COMPLETE | JOB_COMPLETING);
+  // A finished and released job does not.
+  running(6, {{0, 3}}, kNow - 100, 60, JOB_COMPLETE);
+
+  const PartitionSnapshot s = read_partition(PartitionQueue{batch, {}}, kNow);
+  EXPECT_EQ(s.name, "batch");
+  EXPECT_EQ(s.now, kNow);
+  EXPECT_EQ(s.procs, 32) << "n0 + n1; the drained n2 is not usable";
+  ASSERT_EQ(s.running.size(), 4u);
+  EXPECT_EQ(s.running[0].id, 1u);
+  EXPECT_EQ(s.running[0].procs, 4);
+  EXPECT_EQ(s.running[0].start, kNow - 60);
+  EXPECT_EQ(s.running[0].limit, 600) << "the kill time end_time - start_time";
+  EXPECT_EQ(s.running[0].user, 1001u);
+  EXPECT_EQ(s.running[1].id, 2u);
+  EXPECT_EQ(s.running[1].procs, 8);
+  EXPECT_EQ(s.running[2].id, 4u);
+  EXPECT_EQ(s.running[2].procs, 2);
+  EXPECT_EQ(s.running[3].id, 5u);
+  EXPECT_EQ(s.running[3].procs, 1);
+}
+
+TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
+  nodes({16, 8}, {true, true});
+  part_record_t* p = partition("p", {0, 1}, /*max_time=*/60, /*default_time=*/20);
+  job_record_t* plain = pending(10, 3, 30);
+  job_record_t* no_limit = pending(11, 1, NO_VAL);      // -> DefaultTime 20 min
+  job_record_t* infinite = pending(12, 1, INFINITE);    // -> MaxTime 60 min
+  job_record_t* too_long = pending(13, 1, 120);         // capped at MaxTime
+  job_record_t* exclusive = pending(14, 1, 10);
+  exclusive->details->whole_node = WHOLE_NODE_REQUIRED;
+  exclusive->details->min_nodes = 2;                    // 2 whole nodes of up to 16
+  job_record_t* per_node = pending(15, 1, 10);
+  per_node->details->min_nodes = 2;
+  per_node->details->pn_min_cpus = 4;                   // 2 x 4
+  PartitionQueue q{p, {}};
+  for (job_record_t* j : {plain, no_limit, infinite, too_long, exclusive, per_node})
+    q.jobs.push_back(QueuedJob{j, 1});
+
+  const PartitionSnapshot s = read_partition(q, kNow);
+  ASSERT_EQ(s.waiting.size(), 6u);
+  EXPECT_EQ(s.waiting[0].id, 10u);
+  EXPECT_EQ(s.waiting[0].procs, 3);
+  EXPECT_EQ(s.waiting[0].limit, 30 * 60);
+  EXPECT_EQ(s.waiting[0].submit, kNow - 1000);
+  EXPECT_EQ(s.waiting[1].limit, 20 * 60);
+  EXPECT_EQ(s.waiting[2].limit, 60 * 60);
+  EXPECT_EQ(s.waiting[3].limit, 60 * 60);
+  EXPECT_EQ(s.waiting[4].procs, 32);
+  EXPECT_EQ(s.waiting[5].procs, 8);
+  EXPECT_TRUE(s.running.empty());
+}
+
+TEST_F(FakeSlurm, UnlimitedPartitionPlansAYear) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  PartitionQueue q{p, {QueuedJob{pending(20, 1, INFINITE), 1}, QueuedJob{pending(21, 1, NO_VAL), 1}}};
+  const PartitionSnapshot s = read_partition(q, kNow);
+  ASSERT_EQ(s.waiting.size(), 2u);
+  EXPECT_EQ(s.waiting[0].limit, YEAR_SECONDS);
+  EXPECT_EQ(s.waiting[1].limit, YEAR_SECONDS);
+}
+
+TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
+  nodes({4, 4}, {true, true});
+  part_record_t* a = partition("a", {0});
+  part_record_t* b = partition("b", {1});
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  job_record_t* het = pending(4, 1, 1);
+  het->het_job_id = 4;
+  queue(j1, b, 50);
+  queue(j2, a, 40);
+  queue(j3, b, 30);
+  queue(j1, a, 20);  // the same job queued in its second partition
+  queue(het, a, 10);
+  job_queue_rec_t prefer{};
+  prefer.job_ptr = j3;
+  prefer.part_ptr = a;
+  prefer.use_prefer = true;
+  g_queue.push_back(prefer);
+
+  const JobQueue q = read_job_queue(/*max_per_partition=*/2);
+  EXPECT_EQ(q.length, 6);
+  ASSERT_EQ(q.partitions.size(), 2u);
+  EXPECT_EQ(q.partitions[0].partition, b);
+  ASSERT_EQ(q.partitions[0].jobs.size(), 2u);
+  EXPECT_EQ(q.partitions[0].jobs[0].job, j1);
+  EXPECT_EQ(q.partitions[0].jobs[0].priority, 50u);
+  EXPECT_EQ(q.partitions[0].jobs[1].job, j3);
+  EXPECT_EQ(q.partitions[1].partition, a);
+  ASSERT_EQ(q.partitions[1].jobs.size(), 2u) << "het job and --prefer record left out";
+  EXPECT_EQ(q.partitions[1].jobs[0].job, j2);
+  EXPECT_EQ(q.partitions[1].jobs[1].job, j1);
+  EXPECT_EQ(q.partitions[1].jobs[1].priority, 20u);
+
+  const JobQueue capped = read_job_queue(1);
+  ASSERT_EQ(capped.partitions.size(), 2u);
+  EXPECT_EQ(capped.partitions[0].jobs.size(), 1u);
+  EXPECT_EQ(capped.partitions[1].jobs.size(), 1u);
+}
+
+TEST_F(FakeSlurm, FinishedJobsWithHowTheyEnded) {
+  nodes({4}, {true});
+  running(1, {{0, 2}}, kNow - 100, 5, JOB_COMPLETE);
+  running(2, {{0, 1}}, kNow - 400, 5, JOB_TIMEOUT);
+  running(3, {{0, 1}}, kNow - 50, 5, JOB_CANCELLED);
+  running(4, {{0, 1}}, kNow - 50, 5, JOB_FAILED);
+  running(5, {{0, 1}}, kNow - 50, 5, JOB_RUNNING);
+  job_record_t* never_ran = pending(6, 1, 5);
+  never_ran->job_state = JOB_CANCELLED;
+  pending(7, 1, 5);
+  for (auto& j : jobs_)
+    if (j->job_id <= 4) j->end_time = j->start_time + 42;
+
+  std::unordered_set<JobId> finished, active;
+  const std::vector<FinishedJob> out = read_finished_jobs(finished, active);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].job.id, 1u);
+  EXPECT_EQ(out[0].end_state, EPP_END_COMPLETED);
+  EXPECT_EQ(out[0].end - out[0].job.start, 42);
+  EXPECT_EQ(out[0].job.limit, 300);
+  EXPECT_EQ(out[0].job.procs, 2);
+  EXPECT_EQ(out[1].end_state, EPP_END_TIMEOUT);
+  EXPECT_EQ(out[2].end_state, EPP_END_CANCELLED);
+  EXPECT_EQ(out[3].end_state, EPP_END_FAILED);
+  EXPECT_EQ(finished, (std::unordered_set<JobId>{1, 2, 3, 4, 6}));
+  EXPECT_EQ(active, (std::unordered_set<JobId>{5, 7}));
+}
+
+}  // namespace
+}  // namespace easypp::plugin
