@@ -47,8 +47,8 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
     busy_.push_back({state.now + waiting[p].prediction, waiting[p].procs});
   }
   profile_.reset(state.now, state.procs, busy_);
-  const Time shadow = profile_.earliest_start(head.procs, head.prediction);
-  int extra = profile_.free_at(shadow) - head.procs;
+  const auto [shadow, initial_extra] = profile_.shadow(head.procs, head.prediction);
+  int extra = initial_extra;
   head_ = Head{positions_[k], shadow, extra};
   decision.reservations.push_back({head.id, shadow});
 

@@ -65,6 +65,12 @@ Time AvailabilityProfile::earliest_start(int procs, Time duration) const {
   return kNever;  // unreachable while reservations are finite: the last step is all free
 }
 
+AvailabilityProfile::Shadow AvailabilityProfile::shadow(int procs, Time duration) const {
+  const Time time = earliest_start(procs, duration);
+  if (time == kNever) return {kNever, 0};
+  return {time, free_at(time) - procs};
+}
+
 bool AvailabilityProfile::fits_now(int procs, Time duration) const {
   if (procs > idle_now_) return false;
   const Time end = now() + std::max<Time>(duration, 1);

@@ -52,6 +52,13 @@ class AvailabilityProfile {
   // if procs > total. Ignores idle_now(): a reservation may be "now" when expired
   // predictions make the plan optimistic.
   Time earliest_start(int procs, Time duration) const;
+  // EASY's two numbers for a blocked job (the head): its shadow time (reservation
+  // start) and the extra processors, those free at the shadow time beyond its need.
+  struct Shadow {
+    Time time;
+    int extra;
+  };
+  Shadow shadow(int procs, Time duration) const;
   // Could a job start now: really idle processors, and the plan keeps them free for
   // `duration` (so no reservation already placed is delayed).
   bool fits_now(int procs, Time duration) const;

@@ -114,3 +114,21 @@ TEST(Profile, ResetReusesTheObject) {
 
 }  // namespace
 }  // namespace easypp
+
+namespace easypp {
+namespace {
+
+TEST(Profile, ShadowTimeAndExtraProcessors) {
+  AvailabilityProfile p;
+  p.reset(two_running(), RunningEnd::predicted);  // free 2, then 6 at 105, 10 at 120
+  const AvailabilityProfile::Shadow s5 = p.shadow(5, 30);
+  EXPECT_EQ(s5.time, 105);
+  EXPECT_EQ(s5.extra, 1);
+  const AvailabilityProfile::Shadow s7 = p.shadow(7, 30);
+  EXPECT_EQ(s7.time, 120);
+  EXPECT_EQ(s7.extra, 3);
+  EXPECT_EQ(p.shadow(11, 1).time, kNever);
+}
+
+}  // namespace
+}  // namespace easypp
