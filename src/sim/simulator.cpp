@@ -129,7 +129,7 @@ class Engine {
         arrive(static_cast<std::uint32_t>(next_arrival++));
         ++out_.events;
       }
-      if (!state_.waiting.empty()) plan_pass();
+      if (!state_.waiting.empty()) plan();
     }
     for (const JobState& js : jobs_) {
       if (js.status != Status::done) fail(policy_name_, state_.now, "a job never ended");
@@ -309,6 +309,20 @@ class Engine {
     }
     std::erase_if(state_.waiting,
                   [&](const Job& w) { return jobs_[w.id - 1].status == Status::running; });
+  }
+
+  // Plans until a pass kills nothing: killed jobs are back in the queue and their
+  // processors free, which the policy must see before time moves on.
+  void plan() {
+    constexpr int kMaxPassesPerMoment = 100;
+    for (int pass = 1;; ++pass) {
+      plan_pass();
+      if (decision_.kill_requeue.empty() || state_.waiting.empty()) return;
+      if (pass == kMaxPassesPerMoment) {
+        fail(policy_name_, state_.now,
+             "kills and requeues jobs in " + std::to_string(pass) + " passes at one moment");
+      }
+    }
   }
 
   void plan_pass() {
