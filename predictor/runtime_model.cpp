@@ -130,7 +130,7 @@ void RuntimeModel::add_run(UserHistory& h, const Run& run) {
   }
   if (spec_.kind == Kind::History && spec_.type == WindowType::Extended)
     h.add_by_estimate(run, static_cast<std::size_t>(spec_.window));
-  h.seen.insert(run.job_id);
+  h.seen.insert(run.job_id, run.end);
 }
 
 bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
@@ -138,7 +138,7 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   const std::int64_t runtime = end - start;
   if (!teaches(end_state, runtime)) return false;
   UserHistory& h = users_[job.user_id];
-  if (h.seen.contains(job.job_id)) return false;
+  if (h.seen.contains(job.job_id, end)) return false;
   add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime});
   return true;
 }
@@ -152,7 +152,7 @@ void RuntimeModel::restore_recent(std::uint32_t user, const Run& run) {
   UserHistory& h = users_[user];
   ++h.learn_seq;
   if (h.recent.add(run)) ++records_;
-  h.seen.insert(run.job_id);
+  h.seen.insert(run.job_id, run.end);
 }
 
 void RuntimeModel::restore_by_estimate(std::uint32_t user, const Run& run) {
@@ -176,6 +176,8 @@ void RuntimeModel::restore_accuracy(std::uint32_t user, double sum, std::uint64_
   h.accuracy_count = count;
 }
 
-void RuntimeModel::restore_seen(std::uint32_t user, std::uint64_t id) { users_[user].seen.insert(id); }
+void RuntimeModel::restore_seen(std::uint32_t user, std::uint64_t id, std::int64_t end) {
+  users_[user].seen.insert(id, end);
+}
 
 }  // namespace easypp::predictor

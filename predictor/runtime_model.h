@@ -39,7 +39,7 @@ class RuntimeModel {
   void restore_by_estimate(std::uint32_t user, const Run& run);
   void rebuild_by_estimate(std::uint32_t user);  // from the recent runs
   void restore_accuracy(std::uint32_t user, double sum, std::uint64_t count);
-  void restore_seen(std::uint32_t user, std::uint64_t id);
+  void restore_seen(std::uint32_t user, std::uint64_t id, std::int64_t end);
 
  private:
   std::int64_t predict_history(const UserHistory* h, const epp_job& job) const;

@@ -64,7 +64,8 @@ Json to_json(const RuntimeModel& model) {
     for (std::size_t i = 0; i < h.recent.size(); ++i) json_array_append_new(recent, run_array(h.recent.at(i)));
     json_t* seen = json_array();
     for (std::size_t i = 0; i < h.seen.size(); ++i)
-      json_array_append_new(seen, json_integer(static_cast<json_int_t>(h.seen.at(i))));
+      json_array_append_new(seen, json_pack("[II]", static_cast<json_int_t>(h.seen.id_at(i)),
+                                            static_cast<json_int_t>(h.seen.end_at(i))));
     json_t* user = json_pack("{s:I,s:f,s:I,s:o,s:o}", "uid", static_cast<json_int_t>(uid), "accuracy_sum",
                              h.accuracy_sum, "accuracy_count", static_cast<json_int_t>(h.accuracy_count), "seen",
                              seen, "recent", recent);
@@ -168,11 +169,13 @@ bool from_json(json_t* root, RuntimeModel& model, std::string& why) {
     }
     for (std::size_t i = 0; i < json_array_size(seen); ++i) {
       json_t* s = json_array_get(seen, i);
-      if (!json_is_integer(s) || json_integer_value(s) < 0) {
-        why = at + ".seen[" + std::to_string(i) + "]: expected a non-negative integer";
+      json_t* job = json_array_get(s, 0);
+      json_t* end = json_array_get(s, 1);
+      if (json_array_size(s) != 2 || !json_is_integer(job) || json_integer_value(job) < 0 || !json_is_integer(end)) {
+        why = at + ".seen[" + std::to_string(i) + "]: expected [job_id, end]";
         return false;
       }
-      model.restore_seen(id, static_cast<std::uint64_t>(json_integer_value(s)));
+      model.restore_seen(id, static_cast<std::uint64_t>(json_integer_value(job)), json_integer_value(end));
     }
     model.restore_accuracy(id, json_number_value(acc_sum), static_cast<std::uint64_t>(json_integer_value(acc_count)));
     json_t* table = json_object_get(user, "by_estimate");

@@ -25,35 +25,34 @@ bool RunRing::add(const Run& run) {
   return true;
 }
 
-std::size_t SeenIds::lower_bound(std::uint64_t id) const {
-  std::size_t lo = 0, hi = size_;
-  while (lo < hi) {
-    std::size_t mid = (lo + hi) / 2;
-    if (at(mid) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+bool SeenJobs::contains(std::uint64_t id, std::int64_t end) const {
+  if (id == 0) return false;
+  if (size_ == kSeenIds && end <= end_at(0)) return true;  // ties too: an evicted id may share it
+  if (id > high_water_) return false;  // the usual case: a job newer than all learnt
+  bool found = false;
+  for (std::uint64_t kept : ids_) found |= kept == id;
+  return found;
 }
 
-bool SeenIds::contains(std::uint64_t id) const {
-  if (id == 0 || size_ == 0) return false;
-  if (size_ == kSeenIds && id < at(0)) return true;
-  std::size_t pos = lower_bound(id);
-  return pos < size_ && at(pos) == id;
-}
-
-void SeenIds::insert(std::uint64_t id) {
+void SeenJobs::insert(std::uint64_t id, std::int64_t end) {
   if (id == 0) return;
-  std::size_t pos = (size_ == 0 || id > at(size_ - 1)) ? size_ : lower_bound(id);
-  if (pos < size_ && at(pos) == id) return;
+  high_water_ = std::max(high_water_, id);
+  // Position: after every kept job that ended no later than this one.
+  std::size_t pos = size_;
+  while (pos > 0 && end_at(pos - 1) > end) --pos;
   if (size_ == kSeenIds) {
-    if (pos == 0) return;  // below everything kept: already counts as seen
-    head_ = (head_ + 1) % kSeenIds;  // forget the smallest
+    if (pos == 0) return;  // older than everything kept: already counts as known
+    ids_[head_] = 0;
+    head_ = (head_ + 1) % kSeenIds;  // forget the oldest
     --size_;
     --pos;
   }
-  for (std::size_t i = size_; i > pos; --i) slot(i) = slot(i - 1);
-  slot(pos) = id;
+  for (std::size_t i = size_; i > pos; --i) {
+    ids_[(head_ + i) % kSeenIds] = ids_[(head_ + i - 1) % kSeenIds];
+    ends_[(head_ + i) % kSeenIds] = ends_[(head_ + i - 1) % kSeenIds];
+  }
+  ids_[(head_ + pos) % kSeenIds] = id;
+  ends_[(head_ + pos) % kSeenIds] = end;
   ++size_;
 }
 

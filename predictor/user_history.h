@@ -42,22 +42,26 @@ class RunRing {
   std::size_t size_ = 0;
 };
 
-// Job ids already learned, for idempotent re-imports. Keeps the kSeenIds largest ids; once
-// full, an id below the smallest kept one is also treated as seen (older than anything
-// the bounded history can still use). Id 0 means "unknown" and is never deduplicated.
-// Stored as a sorted circular buffer: the usual arrival (a new largest id) is O(1).
-class SeenIds {
+// The most recent learned jobs as (end, id), for idempotent re-imports. A job is already
+// known if its id is among the kSeenIds kept (whatever its end), or if the set is full
+// and the job ended no later than the oldest kept one: such a run could not enter the
+// 30-run history any more. Id 0 means "unknown" and is never deduplicated. Kept as a circular
+// buffer ordered by end time, so the usual arrival (the newest end) is O(1); the id scan
+// runs over a plain array the compiler vectorises.
+class SeenJobs {
  public:
   static constexpr std::size_t kSeenIds = 128;
-  bool contains(std::uint64_t id) const;
-  void insert(std::uint64_t id);
+  bool contains(std::uint64_t id, std::int64_t end) const;
+  void insert(std::uint64_t id, std::int64_t end);
   std::size_t size() const { return size_; }
-  std::uint64_t at(std::size_t i) const { return ids_[(head_ + i) % kSeenIds]; }  // ascending
+  // i = 0 is the oldest end kept.
+  std::uint64_t id_at(std::size_t i) const { return ids_[(head_ + i) % kSeenIds]; }
+  std::int64_t end_at(std::size_t i) const { return ends_[(head_ + i) % kSeenIds]; }
 
  private:
-  std::uint64_t& slot(std::size_t i) { return ids_[(head_ + i) % kSeenIds]; }
-  std::size_t lower_bound(std::uint64_t id) const;
-  std::array<std::uint64_t, kSeenIds> ids_{};
+  std::array<std::uint64_t, kSeenIds> ids_{};  // 0 in unused slots
+  std::uint64_t high_water_ = 0;               // largest id ever inserted: above it, new for sure
+  std::array<std::int64_t, kSeenIds> ends_{};
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 };
@@ -74,7 +78,7 @@ struct UserHistory {
 
   RunRing recent;
   std::vector<EstimateRuns> by_estimate;  // only filled for type=extended
-  SeenIds seen;
+  SeenJobs seen;
   // Lifetime sum and count of runtime/estimate over taught runs (fallback=relative).
   double accuracy_sum = 0.0;
   std::uint64_t accuracy_count = 0;

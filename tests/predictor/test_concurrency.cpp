@@ -35,8 +35,8 @@ TEST(Concurrency, ThreadsHammeringOneHandle) {
   EXPECT_EQ(bad.load(), 0);
   EXPECT_EQ(epp_predictor_users(p.get()), 10u);
   EXPECT_EQ(epp_predictor_records(p.get()), 10u * 30u);
-  // How many are learnt depends on the interleaving (an id arriving below a user's full
-  // seen-id set counts as already learned), but none is learnt twice.
+  // How many are learnt depends on the interleaving (a run ending before everything in a
+  // user's full seen set counts as already known), but none is learnt twice.
   EXPECT_GE(learnt.load(), 300);
   EXPECT_LE(learnt.load(), kThreads * kJobs);
   int again = 0;

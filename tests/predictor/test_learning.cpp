@@ -69,14 +69,21 @@ TEST(Dedupe, IdZeroIsUnknownAndNeverDeduplicated) {
   EXPECT_EQ(teach(p.get(), 0, 7, 3600, 100, 10000), 1);
 }
 
-TEST(Dedupe, BoundedSetTreatsIdsOlderThanItsWindowAsSeen) {
+TEST(Dedupe, BoundedSetTreatsRunsEndingBeforeItsWindowAsKnown) {
   auto p = make_predictor("");
-  for (int id = 1000; id < 1200; id += 1) teach(p.get(), id, 7, 3600, 100, 10000 + id);
-  // The 128 largest ids are kept (1072..1199): 1071 and below count as already learned.
-  EXPECT_EQ(teach(p.get(), 1071, 7, 3600, 100, 50000), 0);
-  EXPECT_EQ(teach(p.get(), 5, 7, 3600, 100, 50000), 0);
-  EXPECT_EQ(teach(p.get(), 1150, 7, 3600, 100, 50000), 0);  // kept, seen
-  EXPECT_EQ(teach(p.get(), 1200, 7, 3600, 100, 50000), 1);  // new
+  for (int id = 1000; id < 1200; ++id) teach(p.get(), id, 7, 3600, 100, 10000 + id);
+  // The 128 latest ends are kept (jobs 1072..1199, ends 11072..11199).
+  EXPECT_EQ(teach(p.get(), 5, 7, 3600, 100, 11000), 0);     // ended before all of them
+  EXPECT_EQ(teach(p.get(), 6, 7, 3600, 100, 11072), 0);     // ties with the oldest kept
+  EXPECT_EQ(teach(p.get(), 1150, 7, 3600, 100, 50000), 0);  // kept id, whatever its end
+  EXPECT_EQ(teach(p.get(), 1200, 7, 3600, 100, 50001), 1);  // new
+}
+
+TEST(Dedupe, ALongJobWithASmallIdEndingLateIsLearnt) {
+  auto p = make_predictor("history:window=1");
+  for (int id = 1000; id < 1200; ++id) teach(p.get(), id, 7, 3600, 100, 10000 + id);
+  EXPECT_EQ(teach(p.get(), 3, 7, 90000, 80000, 100000), 1);
+  EXPECT_EQ(predict(p.get(), 7, 90000), 80000);
 }
 
 TEST(Dedupe, GapsInsideTheWindowAreStillLearned) {
