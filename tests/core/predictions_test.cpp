@@ -24,7 +24,7 @@ Job submitted(JobId id, UserId user, Time estimate) {
 // Teaches `p` that `user` ran jobs of these runtimes (completed, one after the other).
 void history(Predictions& p, UserId user, std::initializer_list<Time> runtimes) {
   JobId id = 1000;
-  Time t = 1;  // the predictor ignores runs starting at 0 or earlier (unknown start)
+  Time t = 0;
   for (Time r : runtimes) {
     Job j = submitted(id++, user, 10'000);
     ASSERT_TRUE(p.job_ended(j, t, t + r, EPP_END_COMPLETED).learnt);
