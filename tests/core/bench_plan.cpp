@@ -5,6 +5,7 @@
 // pass grows with the queue, is measured on 1,000 waiting jobs as well.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <random>
 
 #include "core/policy.h"
@@ -12,18 +13,18 @@
 namespace easypp {
 namespace {
 
-ClusterState big_state(int idle, int nwaiting) {
+ClusterState big_state(int idle, int nwaiting, int procs = 16'000, int nrunning = 1000) {
   std::mt19937_64 rng(42);
   auto uniform = [&rng](Time lo, Time hi) {
     return std::uniform_int_distribution<Time>(lo, hi)(rng);
   };
   ClusterState s;
   s.now = 1'000'000;
-  s.procs = 16'000;
+  s.procs = procs;
   JobId id = 1;
   // 1,000 running jobs of 1-30 processors; the first absorbs the rest of the machine.
   int busy = 0;
-  for (int i = 0; i < 1000; ++i) {
+  for (int i = 0; i < nrunning; ++i) {
     RunningJob r;
     r.job.id = id++;
     r.job.user = static_cast<UserId>(uniform(1, 500));
@@ -41,7 +42,7 @@ ClusterState big_state(int idle, int nwaiting) {
     j.id = id++;
     j.user = static_cast<UserId>(uniform(1, 500));
     j.submit = s.now - 10'000 + i;
-    j.procs = i == 0 ? 4'000 : static_cast<int>(uniform(1, 256));
+    j.procs = i == 0 ? procs / 4 : static_cast<int>(uniform(1, std::min(256, procs / 8)));
     j.estimate = uniform(60, 86'400);
     j.prediction = uniform(30, j.estimate);
     s.waiting.push_back(j);
@@ -49,8 +50,9 @@ ClusterState big_state(int idle, int nwaiting) {
   return s;
 }
 
-void plan_pass(benchmark::State& st, const char* policy_name, int idle, int nwaiting) {
-  const ClusterState s = big_state(idle, nwaiting);
+void plan_pass(benchmark::State& st, const char* policy_name, int idle, int nwaiting,
+               int procs = 16'000, int nrunning = 1000) {
+  const ClusterState s = big_state(idle, nwaiting, procs, nrunning);
   const auto policy = make_policy(policy_name);
   Decision d;
   for (auto _ : st) {
@@ -71,6 +73,9 @@ BENCHMARK_CAPTURE(plan_pass, easy_plus_plus_idle3000, "easy++", 3000, 10'000)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan_pass, easy_plus_plus_dbook_idle3000, "easy++-dbook", 3000, 10'000)
     ->Unit(benchmark::kMillisecond);
+// A typical simulator pass on SDSC-BLUE's size: 1,152 processors, 60 running, 40 waiting.
+BENCHMARK_CAPTURE(plan_pass, easy_plus_plus_blue_sized, "easy++", 100, 40, 1152, 60)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(plan_pass, conservative_1000_waiting, "conservative", 3000, 1'000)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan_pass, conservative_10000_waiting, "conservative", 3000, 10'000)
