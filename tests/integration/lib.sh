@@ -92,9 +92,7 @@ tb_set_params() {   # VALUE ('' removes the line)
 tb_leftovers() {   # DIR
   local dir=$1 p st
   {
-    for p in /proc/[0-9]*; do
-      if grep -qxzF "EASYPP_TESTBED_DIR=$dir" "$p/environ" 2>/dev/null; then echo "${p#/proc/}"; fi
-    done
+    grep -lxzF "EASYPP_TESTBED_DIR=$dir" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
     find /proc/[0-9]*/fd -maxdepth 1 \( -lname "$dir/log/*" -o -lname "$dir/spool/*" \) 2>/dev/null \
       | cut -d/ -f3 || true
   } | sort -un | while read -r p; do

@@ -14,9 +14,11 @@ tb_up --nodes 2 --cpus 4 --accounting
 state=$TB_DIR/predictor.json
 since=$(date -d '-1 hour' +%Y-%m-%dT%H:%M:%S)
 
-# Everything sacct knows of this testbed, as easypp-predict reads it (job lines only).
+# What sacct says of JOB through the same time-window query easypp-predict import runs
+# below (a job can show up for `sacct -j` a moment before it does in a window query).
 sacct_of() {   # JOB -> "STATE ELAPSED_SECONDS"
-  sacct -n -X -P -j "$1" -o State,ElapsedRaw 2>/dev/null | tr '|' ' '
+  sacct -n -X -P --allusers -S "$since" -o JobIDRaw,State,ElapsedRaw 2>/dev/null \
+    | awk -F'|' -v j="$1" '$1 == j {print $2, $3}'
 }
 wait_sacct() {   # JOB STATE-PREFIX
   local row=
