@@ -11,7 +11,7 @@ namespace easypp {
 
 struct Reservation {
   JobId job = 0;
-  Time start = 0;  // planned start (on predictions)
+  Time start = 0;  // planned start (on predictions; on kill times for double booking)
 };
 
 struct Decision {

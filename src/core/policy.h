@@ -23,7 +23,8 @@ struct PolicyTraits {
   // Multiply user estimates (X2 family: 2). Applied by the driver to the estimate the
   // scheduler sees; the kill time the user gave is what the driver enforces.
   double estimate_factor = 1.0;
-  // Multiply predictions (X2+ / X2++: doubled predictions).
+  // Multiply predictions (X2+ / X2++: doubled predictions); the result is still capped
+  // at the (scaled) estimate. Applied by Predictions::predict().
   double prediction_factor = 1.0;
 };
 
