@@ -43,6 +43,10 @@ need_cmd() {   # COMMAND [package]
 # copied to RESULTS/TEST/NAME/ when the test ends.
 tb_up() {   # [contrib/testbed up options...]   (TB_NAME=x tb_up ... for a second testbed)
   local name=${TB_NAME:-tb} dir
+  [ "$(id -u)" = 0 ] || skip "the live Slurm testbed needs root"
+  if [ ! -x /usr/sbin/slurmctld ] || [ ! -x /usr/sbin/slurmd ] || [ ! -x /usr/sbin/munged ]; then
+    skip "Slurm or munge not installed (apt-get install slurmctld slurmd slurm-client munge)"
+  fi
   [ -z "${TB_DIRS[$name]:-}" ] || fail "tb_up: testbed '$name' already up in this test"
   dir=$(mktemp -d /tmp/easypp-tb.XXXXXX)
   TB_DIRS[$name]=$dir
@@ -88,11 +92,15 @@ tb_set_params() {   # VALUE ('' removes the line)
 }
 
 # Processes of the testbed in DIR still alive: our daemons carry EASYPP_TESTBED_DIR=DIR,
-# slurmstepd and job payloads hold files open in DIR/log or DIR/spool.
+# slurmstepd and batch scripts hold files open in DIR/log or DIR/spool, job payloads have
+# SLURM_JOB_ID and SLURM_CONF=DIR/slurm.conf in their environment.
 tb_leftovers() {   # DIR
-  local dir=$1 p st
+  local dir=$1 p st f
   {
     grep -lxzF "EASYPP_TESTBED_DIR=$dir" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
+    grep -lxzF "SLURM_CONF=$dir/slurm.conf" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
+      if grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null; then echo "$f" | cut -d/ -f3; fi
+    done
     find /proc/[0-9]*/fd -maxdepth 1 \( -lname "$dir/log/*" -o -lname "$dir/spool/*" \) 2>/dev/null \
       | cut -d/ -f3 || true
   } | sort -un | while read -r p; do
