@@ -73,6 +73,8 @@ class Parser {
       int_key(key, value, 1, 100000, c.max_job_test);
     } else if (k == "easypp_save_interval") {
       int_key(key, value, 1, 86400, c.save_interval);
+    } else if (k == "easypp_bootstrap_days") {
+      int_key(key, value, 0, 3650, c.bootstrap_days);
     } else if (k == "easypp_state_file") {
       if (!value.empty() && value.front() == '/' && value.back() != '/')
         c.state_file = std::string(value);
@@ -88,7 +90,8 @@ class Parser {
       fail(key, value,
            "unknown key (known: easypp_policy, easypp_partition_policy, easypp_window, "
            "easypp_metric, easypp_correction, easypp_interval, easypp_max_job_test, "
-           "easypp_state_file, easypp_save_interval, easypp_debug); ignored");
+           "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
+           "ignored");
     }
   }
 

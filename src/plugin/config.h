@@ -29,6 +29,9 @@ struct Config {
   std::string state_file;  // easypp_state_file, absolute path
   // Seconds between periodic history saves (also saved at shutdown).
   int save_interval = 60;  // easypp_save_interval, 1..86400
+  // With accounting through slurmdbd and no saved history, learn the jobs that ended in
+  // this many past days from slurmdbd at start; 0: never.
+  int bootstrap_days = 30;  // easypp_bootstrap_days, 0..3650
   // Log every decision at info level even without DebugFlags=Backfill.
   bool debug = false;  // easypp_debug=0|1
 

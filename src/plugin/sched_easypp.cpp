@@ -21,6 +21,7 @@
 #include "plugin/agent.h"
 #include "plugin/config.h"
 #include "plugin/planner.h"
+#include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
@@ -111,10 +112,16 @@ class Scheduler {
   void load_config() {
     std::string params;
     std::string state_dir;
+    std::string accounting;
+    std::string cluster;
+    std::uint32_t slurm_uid = 0;
     {
       SlurmLock lock(kConfigLocks);
       params = slurm_conf.sched_params ? slurm_conf.sched_params : "";
       state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
+      accounting = slurm_conf.accounting_storage_type ? slurm_conf.accounting_storage_type : "";
+      cluster = slurm_conf.cluster_name ? slurm_conf.cluster_name : "";
+      slurm_uid = slurm_conf.slurm_user_id;
     }
     if (planner_ && params == params_) return;
     params_ = params;
@@ -152,6 +159,27 @@ class Scheduler {
     }
     last_save_ = time(nullptr);
     dirty_ = false;
+    if (planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
+        accounting == "accounting_storage/slurmdbd")
+      bootstrap_from_slurmdbd(cluster, slurm_uid);
+  }
+
+  // No saved history: start from the jobs slurmdbd saw end recently, instead of planning
+  // everybody on their time limits until their jobs finish again.
+  void bootstrap_from_slurmdbd(const std::string& cluster, std::uint32_t uid) {
+    std::vector<FinishedJob> jobs;
+    std::string err;
+    if (!read_accounting_history(cluster, uid, config_.bootstrap_days, time(nullptr), jobs, err)) {
+      error("sched/easypp: bootstrapping history from slurmdbd failed: %s; history builds up "
+            "from jobs finishing from now on", err.c_str());
+      return;
+    }
+    int learnt = 0;
+    for (const FinishedJob& f : jobs) learnt += planner_->job_ended(f) ? 1 : 0;
+    dirty_ = learnt > 0;
+    info("sched/easypp: bootstrapped history from slurmdbd: %d of %zu jobs of the last %d days "
+         "learnt (%zu records)",
+         learnt, jobs.size(), config_.bootstrap_days, planner_->history_records());
   }
 
   bool save_due() const {

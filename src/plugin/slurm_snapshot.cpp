@@ -63,16 +63,18 @@ bool holds_resources(const job_record_t* job) {
   return IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job);
 }
 
-int end_state(const job_record_t* job) {
-  switch (job->job_state & JOB_STATE_BASE) {
+}  // namespace
+
+Time limit_seconds(std::uint32_t minutes) { return std::max<Time>(1, minutes_to_seconds(minutes)); }
+
+int end_state_of(std::uint32_t job_state) {
+  switch (job_state & JOB_STATE_BASE) {
     case JOB_COMPLETE: return EPP_END_COMPLETED;
     case JOB_CANCELLED: return EPP_END_CANCELLED;
     case JOB_TIMEOUT: return EPP_END_TIMEOUT;
     default: return EPP_END_FAILED;
   }
 }
-
-}  // namespace
 
 JobQueue read_job_queue(int max_per_partition) {
   JobQueue out;
@@ -163,10 +165,10 @@ std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
     f.job.user = job->user_id;
     f.job.submit = job->details ? job->details->submit_time : job->start_time;
     f.job.start = job->start_time;
-    f.job.limit = std::max<Time>(1, minutes_to_seconds(job->time_limit));
+    f.job.limit = limit_seconds(job->time_limit);
     f.job.procs = std::max<int>(1, static_cast<int>(job->total_cpus));
     f.end = job->end_time;
-    f.end_state = end_state(job);
+    f.end_state = end_state_of(job->job_state);
     out.push_back(f);
   }
   list_iterator_destroy(it);

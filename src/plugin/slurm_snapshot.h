@@ -43,6 +43,12 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now);
 std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
                                             std::unordered_set<JobId>& active);
 
+// A time limit in Slurm's minutes as seconds (INFINITE/NO_VAL: a year), at least 1.
+Time limit_seconds(std::uint32_t minutes);
+
+// How a job ended (its job_state) as the predictor's epp_end_state.
+int end_state_of(std::uint32_t job_state);
+
 }  // namespace easypp::plugin
 
 #endif

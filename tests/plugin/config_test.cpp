@@ -24,6 +24,7 @@ TEST(PluginConfig, EmptyGivesDocumentedDefaults) {
   EXPECT_EQ(p.config.interval, 5);
   EXPECT_EQ(p.config.max_job_test, 1000);
   EXPECT_EQ(p.config.save_interval, 60);
+  EXPECT_EQ(p.config.bootstrap_days, 30);
   EXPECT_EQ(p.config.state_file, "");
   EXPECT_FALSE(p.config.debug);
   EXPECT_EQ(p.config.predictor_spec(), "");
@@ -41,7 +42,7 @@ TEST(PluginConfig, EveryKeyAccepted) {
       "easypp_policy=easy-sjbf,easypp_partition_policy=debug:easy;batch:easy+,"
       "easypp_window=30,easypp_metric=median,easypp_correction=gradual,easypp_interval=1,"
       "easypp_max_job_test=100000,easypp_state_file=/var/lib/x/h.json,"
-      "easypp_save_interval=86400,easypp_debug=yes");
+      "easypp_save_interval=86400,easypp_debug=yes,easypp_bootstrap_days=0");
   ASSERT_TRUE(p.errors.empty()) << p.errors.front();
   EXPECT_EQ(p.config.policy, "easy-sjbf");
   EXPECT_EQ(p.config.policy_for("debug"), "easy");
@@ -54,6 +55,7 @@ TEST(PluginConfig, EveryKeyAccepted) {
   EXPECT_EQ(p.config.max_job_test, 100000);
   EXPECT_EQ(p.config.state_file, "/var/lib/x/h.json");
   EXPECT_EQ(p.config.save_interval, 86400);
+  EXPECT_EQ(p.config.bootstrap_days, 0);
   EXPECT_TRUE(p.config.debug);
   EXPECT_EQ(p.config.predictor_spec(), "history:window=30,metric=median,correction=gradual");
 }
@@ -84,6 +86,7 @@ TEST_P(PluginConfigBad, OneErrorNamingKeyAndValueDefaultKept) {
   EXPECT_EQ(p.config.interval, defaults.interval);
   EXPECT_EQ(p.config.max_job_test, defaults.max_job_test);
   EXPECT_EQ(p.config.save_interval, defaults.save_interval);
+  EXPECT_EQ(p.config.bootstrap_days, defaults.bootstrap_days);
   EXPECT_EQ(p.config.state_file, defaults.state_file);
   EXPECT_EQ(p.config.debug, defaults.debug);
 }
@@ -103,6 +106,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{"easypp_interval=99999999999999", "easypp_interval=99999999999999"},
         BadValue{"easypp_max_job_test=0", "easypp_max_job_test=0: expected an integer in 1..100000; using default 1000"},
         BadValue{"easypp_save_interval=0", "easypp_save_interval=0"},
+        BadValue{"easypp_bootstrap_days=-1", "easypp_bootstrap_days=-1: expected an integer in 0..3650; using default 30"},
+        BadValue{"easypp_bootstrap_days=3651", "easypp_bootstrap_days=3651"},
         BadValue{"easypp_state_file=relative/p.json", "easypp_state_file=relative/p.json: must be an absolute file path"},
         BadValue{"easypp_state_file=/dir/", "easypp_state_file=/dir/"},
         BadValue{"easypp_debug=maybe", "easypp_debug=maybe: expected 0|1|yes|no|true|false"},

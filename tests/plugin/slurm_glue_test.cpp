@@ -1,16 +1,19 @@
-// The Slurm glue that reads slurmctld's records (src/plugin/slurm_snapshot.cpp), on fake
+// The Slurm glue (src/plugin/slurm_snapshot.cpp, slurm_accounting.cpp) on fake
 // slurmctld state: job_list, avail_node_bitmap, the node table and a build_job_queue
 // stand-in are defined here; Slurm's list and bitmap code comes from libslurmfull.
 // Checks the CPU accounting behind resource-accurate planning (usable nodes only, per-node
 // CPUs of running jobs, jobs of other partitions on shared nodes), the limits and CPU
-// counts of waiting jobs, the queue grouping and the finished-job scan.
+// counts of waiting jobs, the queue grouping, the finished-job scan, and the slurmdbd
+// query that bootstraps history (jobacct_storage_g_get_jobs_cond faked).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "easypp/predictor.h"
+#include "plugin/slurm_accounting.h"
 #include "plugin/slurm_snapshot.h"
 
 // --- fake slurmctld state -------------------------------------------------------------
@@ -34,6 +37,31 @@ extern "C" List build_job_queue(bool, bool) {
 }
 
 extern "C" void sort_job_queue(List) {}  // g_queue is given in priority order
+
+// slurmdbd's answer for read_accounting_history, and what it was asked.
+extern "C" {
+void* acct_db_conn = nullptr;
+}
+namespace {
+std::vector<slurmdb_job_rec_t> g_accounting;
+slurmdb_job_cond_t g_asked{};
+std::string g_asked_cluster;
+bool g_accounting_fails = false;
+}  // namespace
+
+extern "C" List jobacct_storage_g_get_jobs_cond(void*, uint32_t, slurmdb_job_cond_t* cond) {
+  g_asked = *cond;
+  g_asked_cluster = static_cast<const char*>(list_peek(cond->cluster_list));
+  g_asked.cluster_list = nullptr;
+  if (g_accounting_fails) return nullptr;
+  List jobs = list_create(xfree_ptr);
+  for (const slurmdb_job_rec_t& r : g_accounting) {
+    auto* rec = static_cast<slurmdb_job_rec_t*>(xmalloc(sizeof(slurmdb_job_rec_t)));
+    *rec = r;
+    list_append(jobs, rec);
+  }
+  return jobs;
+}
 
 namespace easypp::plugin {
 namespace {
@@ -303,6 +331,53 @@ TEST_F(FakeSlurm, FinishedJobsWithHowTheyEnded) {
   EXPECT_EQ(out[3].end_state, EPP_END_FAILED);
   EXPECT_EQ(finished, (std::unordered_set<JobId>{1, 2, 3, 4, 6}));
   EXPECT_EQ(active, (std::unordered_set<JobId>{5, 7}));
+}
+
+slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t state) {
+  slurmdb_job_rec_t r{};
+  r.jobid = id;
+  r.uid = 500;
+  r.submit = start - 5;
+  r.start = start;
+  r.end = end;
+  r.timelimit = 10;
+  r.req_cpus = 3;
+  r.state = state;
+  return r;
+}
+
+TEST(SlurmAccounting, JobsThatRanOldestEndFirst) {
+  g_accounting_fails = false;
+  g_accounting = {accounted(1, kNow - 100, kNow - 10, JOB_COMPLETE),
+                  accounted(2, kNow - 300, kNow - 200, JOB_TIMEOUT),
+                  accounted(3, 0, kNow - 50, JOB_CANCELLED),   // never ran
+                  accounted(4, kNow - 20, 0, JOB_RUNNING)};    // still runs
+  std::vector<FinishedJob> out;
+  std::string err;
+  ASSERT_TRUE(read_accounting_history("c1", 0, 7, kNow, out, err)) << err;
+  EXPECT_EQ(g_asked_cluster, "c1");
+  EXPECT_EQ(g_asked.usage_start, kNow - 7 * 24 * 3600);
+  EXPECT_EQ(g_asked.usage_end, kNow);
+  EXPECT_EQ(g_asked.db_flags, SLURMDB_JOB_FLAG_NOTSET) << "0 would select no job at all";
+  EXPECT_TRUE(g_asked.flags & JOBCOND_FLAG_NO_TRUNC) << "real start/end, not cut to the window";
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].job.id, 2u);
+  EXPECT_EQ(out[0].end_state, EPP_END_TIMEOUT);
+  EXPECT_EQ(out[1].job.id, 1u);
+  EXPECT_EQ(out[1].end_state, EPP_END_COMPLETED);
+  EXPECT_EQ(out[1].job.user, 500u);
+  EXPECT_EQ(out[1].job.limit, 600);
+  EXPECT_EQ(out[1].job.procs, 3);
+  EXPECT_EQ(out[1].end - out[1].job.start, 90);
+}
+
+TEST(SlurmAccounting, NoAnswerIsAnError) {
+  g_accounting_fails = true;
+  std::vector<FinishedJob> out;
+  std::string err;
+  EXPECT_FALSE(read_accounting_history("c1", 0, 7, kNow, out, err));
+  EXPECT_FALSE(err.empty());
+  g_accounting_fails = false;
 }
 
 }  // namespace

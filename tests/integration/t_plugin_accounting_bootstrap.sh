@@ -1,0 +1,38 @@
+#!/bin/bash
+# With AccountingStorageType=accounting_storage/slurmdbd and no saved history, the plugin
+# learns the jobs slurmdbd saw end recently (easypp_bootstrap_days) instead of starting
+# empty. Here: two jobs finish and reach slurmdbd; then the plugin is pointed at a new,
+# empty state file (scontrol reconfigure) and must bootstrap both from slurmdbd.
+. "$(dirname "$0")/lib.sh"
+need_plugin
+need_cmd mariadb-install-db mariadb-server
+tb_up --scheduler sched/easypp --nodes 1 --cpus 4 --accounting --params easypp_save_interval=1
+log=$TB_DIR/log/slurmctld.log
+
+a=$(tb_submit 1 1 acct "sleep 2")
+b=$(tb_submit 1 1 acct "sleep 2")
+wait_state "$a" COMPLETED 30
+wait_state "$b" COMPLETED 30
+for _ in $(seq 60); do
+  n=$(sacct -n -X -P -j "$a,$b" -o State 2>/dev/null | grep -c COMPLETED || true)
+  [ "$n" = 2 ] && break
+  sleep 0.5
+done
+assert_eq 2 "$n" "jobs COMPLETED in sacct (slurmdbd has them)"
+
+sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_state_file=$TB_DIR/state/easypp/fresh.json|" \
+  "$TB_DIR/slurm.conf"
+scontrol reconfigure
+line=
+for _ in $(seq 100); do
+  line=$(grep "sched/easypp: bootstrapped history from slurmdbd" "$log" | tail -n 1)
+  [[ "$line" == *" of 2 jobs "* ]] && break
+  sleep 0.2
+done
+note "log: $line"
+[[ "$line" == *"bootstrapped history from slurmdbd: 2 of 2 jobs of the last 30 days learnt (2 records)"* ]] \
+  || fail "no bootstrap of the 2 jobs from slurmdbd after pointing at an empty state file"
+for _ in $(seq 50); do [ -f "$TB_DIR/state/easypp/fresh.json" ] && break; sleep 0.2; done
+[ -f "$TB_DIR/state/easypp/fresh.json" ] || fail "bootstrapped history not saved"
+c=$(tb_submit 1 1 after "sleep 1")
+wait_state "$c" COMPLETED 20
