@@ -8,7 +8,8 @@
 #   J4  2 CPUs, 2 min: ends before the reservation                         -> backfilled
 . "$(dirname "$0")/lib.sh"
 need_plugin
-tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params easypp_policy=easy
+tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params easypp_policy=easy \
+  --extra DebugFlags=Backfill
 log=$TB_DIR/log/slurmctld.log
 
 j1=$(tb_submit 6 3 J1 "sleep 300")
@@ -27,4 +28,10 @@ j3_start=$(date -d "$(squeue --start -h -j "$j3" -o %S)" +%s)
 [ $(( j3_start - j1_end )) -ge -1 ] && [ $(( j3_start - j1_end )) -le 1 ] \
   || fail "J3's reservation $(squeue --start -h -j "$j3" -o %S) is not J1's end $(job_field "$j1" EndTime)"
 note "ok: J3 reserved at J1's end"
+# DebugFlags=Backfill traces what each pass saw and decided.
+grep -q "sched/easypp: debug: plan starts JobId=$j4" "$log" || fail "no decision trace for J4"
+grep -q "sched/easypp: debug: JobId=$j3 reserved at " "$log" || fail "no reservation trace for J3"
+grep -Eq "sched/easypp: debug: waiting JobId=$j5 user=[0-9]+ cpus=2 estimate=240s prediction=240s" "$log" \
+  || fail "no trace of J5 as the policy saw it"
+note "ok: decisions traced with DebugFlags=Backfill"
 scancel "$j1" "$j3" "$j4" "$j5"
