@@ -8,6 +8,10 @@ void AvailabilityProfile::reset(Time now, int total, std::span<Busy> busy) {
   std::sort(busy.begin(), busy.end(),
             [](const Busy& a, const Busy& b) { return a.end < b.end; });
   total_ = total;
+  ++generation_;
+  if (hints_.size() < static_cast<std::size_t>(std::max(total, 0)) + 1) {
+    hints_.resize(static_cast<std::size_t>(std::max(total, 0)) + 1);
+  }
   int busy_procs = 0;
   for (const Busy& b : busy) busy_procs += b.procs;
   idle_now_ = total - busy_procs;
@@ -49,13 +53,19 @@ int AvailabilityProfile::free_at(Time t) const { return steps_[step_index(t)].fr
 Time AvailabilityProfile::earliest_start(int procs, Time duration) const {
   if (procs > total_) return kNever;
   duration = std::max<Time>(duration, 1);
-  std::size_t i = 0;
+  Hint* hint = procs >= 1 ? &hints_[static_cast<std::size_t>(procs)] : nullptr;
+  std::size_t i = hint && hint->generation == generation_ ? step_index(hint->time) : 0;
+  bool hinted = false;
   while (i < steps_.size()) {
     if (steps_[i].free < procs) {
       ++i;
       continue;
     }
     const Time start = steps_[i].time;
+    if (hint && !hinted) {
+      *hint = Hint{generation_, start};
+      hinted = true;
+    }
     const Time end = start > kNever - duration ? kNever : start + duration;
     std::size_t j = i + 1;
     while (j < steps_.size() && steps_[j].time < end && steps_[j].free >= procs) ++j;

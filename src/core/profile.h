@@ -8,6 +8,7 @@
 #ifndef EASYPP_CORE_PROFILE_H
 #define EASYPP_CORE_PROFILE_H
 
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
@@ -76,6 +77,17 @@ class AvailabilityProfile {
   // Index of the step beginning exactly at t (t >= now), inserting one if needed.
   std::size_t breakpoint(Time t);
   std::size_t step_index(Time t) const;
+
+  // Per processor count, the first moment that many were free. The plan only loses
+  // capacity between resets (reserve, start_now), so that moment only moves later and is
+  // a valid place to start the next scan: conservative's many queries skip the full
+  // prefix. Stamped with the reset generation instead of cleared, so reset stays O(B).
+  struct Hint {
+    std::uint64_t generation = 0;
+    Time time = 0;
+  };
+  mutable std::vector<Hint> hints_;
+  std::uint64_t generation_ = 0;
 
   std::vector<Step> steps_{Step{0, 0}};
   std::vector<Busy> scratch_;

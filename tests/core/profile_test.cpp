@@ -132,3 +132,41 @@ TEST(Profile, ShadowTimeAndExtraProcessors) {
 
 }  // namespace
 }  // namespace easypp
+
+namespace easypp {
+namespace {
+
+// earliest_start() remembers where it last found enough processors; that memory must
+// follow reservations (answers only move later) and must not survive a reset.
+TEST(Profile, RepeatedQueriesFollowReservationsAndResets) {
+  AvailabilityProfile p;
+  p.reset(two_running(), RunningEnd::predicted);  // free 2, 6 at 105, 10 at 120
+  EXPECT_EQ(p.earliest_start(3, 1), 105);
+  p.reserve(105, 15, 5);  // [105,120): 1 free
+  EXPECT_EQ(p.earliest_start(3, 1), 120);
+  EXPECT_EQ(p.earliest_start(1, 1), 100);
+  p.reserve(100, 5, 2);  // [100,105): 0 free
+  EXPECT_EQ(p.earliest_start(1, 1), 105);
+  EXPECT_EQ(p.earliest_start(1, 20), 105);  // 1 free on [105,120), 10 after
+  EXPECT_EQ(p.earliest_start(2, 1), 120);
+
+  // Same shape, more idle: 3 fit now, although the last answer for 3 was 120.
+  ClusterState roomier = two_running();
+  roomier.running[1].job.procs = 1;
+  p.reset(roomier, RunningEnd::predicted);
+  EXPECT_EQ(p.earliest_start(3, 1), 100);
+
+  ClusterState idle;
+  idle.now = 100;
+  idle.procs = 10;
+  p.reset(idle, RunningEnd::predicted);
+  EXPECT_EQ(p.earliest_start(3, 1), 100);
+  EXPECT_EQ(p.earliest_start(1, 1), 100);
+  // A bigger machine after a smaller one.
+  idle.procs = 40;
+  p.reset(idle, RunningEnd::predicted);
+  EXPECT_EQ(p.earliest_start(40, 5), 100);
+}
+
+}  // namespace
+}  // namespace easypp
