@@ -37,7 +37,8 @@ struct Event {
 struct EventAfter {
   bool operator()(const Event& a, const Event& b) const {
     if (a.time != b.time) return a.time > b.time;
-    return a.kind > b.kind;
+    if (a.kind != b.kind) return a.kind > b.kind;
+    return a.job > b.job;  // same moment: log order, so the predictor learns reproducibly
   }
 };
 
