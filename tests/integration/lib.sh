@@ -91,13 +91,13 @@ tb_set_params() {   # VALUE ('' removes the line)
   note "SchedulerParameters=$1 (reconfigured)"
 }
 
-# Processes of the testbed in DIR still alive: our daemons carry EASYPP_TESTBED_DIR=DIR,
+# Processes of the testbed in DIR still alive: our daemons carry EASYPP_TESTBED_DAEMON_OF=DIR,
 # slurmstepd and batch scripts hold files open in DIR/log or DIR/spool, job payloads have
 # SLURM_JOB_ID and SLURM_CONF=DIR/slurm.conf in their environment.
 tb_leftovers() {   # DIR
   local dir=$1 p st f
   {
-    grep -lxzF "EASYPP_TESTBED_DIR=$dir" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
+    grep -lxzF "EASYPP_TESTBED_DAEMON_OF=$dir" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
     grep -lxzF "SLURM_CONF=$dir/slurm.conf" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
       if grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null; then echo "$f" | cut -d/ -f3; fi
     done
