@@ -1,0 +1,255 @@
+// easypp-sweep: paper 000 section 7's sweep of the predictor's configuration space over
+// traces (run), the merge of sweeps run in slices (merge), and their ranking (rank).
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sweep/config_space.h"
+#include "sweep/ranking.h"
+#include "sweep/results_file.h"
+#include "sweep/sweep_run.h"
+
+namespace {
+
+using namespace easypp::sweep;
+
+const char* kUsage =
+    "usage:\n"
+    "  easypp-sweep --traces DIR|[LABEL=]FILE[:procs=N],... --out DIR [--policy easy++]\n"
+    "               [--configs all|FILE|RANGE] [--jobs N] [--max-jobs-per-trace N] [--quiet]\n"
+    "  easypp-sweep rank --out DIR\n"
+    "  easypp-sweep merge --out DIR SRC_DIR...\n"
+    "  easypp-sweep list [--configs all|FILE|RANGE]\n"
+    "See easypp-sweep(1).\n";
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Args {
+  std::map<std::string, std::string> options;
+  std::vector<std::string> positional;
+};
+
+// "--opt value" or "--opt=value"; flags listed in `flags` take no value.
+Args parse_args(const std::vector<std::string>& argv, const std::vector<std::string>& valued,
+                const std::vector<std::string>& flags) {
+  Args a;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& s = argv[i];
+    if (s.rfind("--", 0) != 0) {
+      a.positional.push_back(s);
+      continue;
+    }
+    std::string name = s.substr(2), value;
+    const auto eq = name.find('=');
+    const bool inline_value = eq != std::string::npos;
+    if (inline_value) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
+      if (inline_value) throw UsageError("--" + name + " takes no value");
+      a.options[name] = "1";
+    } else if (std::find(valued.begin(), valued.end(), name) != valued.end()) {
+      if (!inline_value) {
+        if (i + 1 >= argv.size()) throw UsageError("--" + name + " needs a value");
+        value = argv[++i];
+      }
+      a.options[name] = value;
+    } else {
+      throw UsageError("unknown option " + s);
+    }
+  }
+  return a;
+}
+
+std::size_t parse_count(const std::string& option, const std::string& value, std::size_t max) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max) {
+    throw UsageError("--" + option + "=" + value + ": expected an integer 0-" + std::to_string(max));
+  }
+  return static_cast<std::size_t>(v);
+}
+
+std::string get(const Args& a, const std::string& key, const std::string& fallback = {}) {
+  const auto it = a.options.find(key);
+  return it == a.options.end() ? fallback : it->second;
+}
+
+int cmd_run(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {"traces", "out", "policy", "configs", "jobs", "max-jobs-per-trace"},
+                            {"quiet"});
+  if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional.front());
+  SweepOptions o;
+  if (get(a, "traces").empty()) throw UsageError("--traces is required");
+  if (get(a, "out").empty()) throw UsageError("--out is required");
+  o.traces = parse_trace_list(get(a, "traces"));
+  o.out = get(a, "out");
+  o.policy = get(a, "policy", "easy++");
+  o.configs = get(a, "configs", "all");
+  o.threads = static_cast<unsigned>(parse_count("jobs", get(a, "jobs", "0"), 1024));
+  o.max_jobs_per_trace = parse_count("max-jobs-per-trace", get(a, "max-jobs-per-trace", "0"),
+                                     1000000000);
+  const ConfigSpace space;
+  const SweepReport r = run_sweep(o, space, a.options.count("quiet") ? nullptr : stderr);
+  std::fprintf(stderr,
+               "easypp-sweep: done: %zu configurations x %zu traces = %zu lines (%zu were present, "
+               "%zu copied from equivalent configurations); %zu simulations in %.1f s wall, "
+               "%.1f s CPU (%.3f s CPU per simulation); %s/results.csv\n",
+               r.configs, o.traces.size(), r.lines_wanted, r.lines_present, r.lines_copied,
+               r.simulations, r.wall_seconds, r.cpu_seconds,
+               r.simulations ? r.cpu_seconds / static_cast<double>(r.simulations) : 0.0,
+               o.out.c_str());
+  return 0;
+}
+
+// Every row's spec must be this library's spec of its index.
+void check_specs(const std::vector<ResultRow>& rows, const ConfigSpace& space, const std::string& path) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ResultRow& r = rows[i];
+    if (r.config >= space.size() || r.spec != space.spec(r.config)) {
+      throw std::runtime_error(path + ":" + std::to_string(i + 2) + ": config " +
+                               std::to_string(r.config) + " spec " + r.spec +
+                               " is not this predictor library's configuration of that index");
+    }
+  }
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw std::runtime_error(tmp + ": cannot write");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+int cmd_rank(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {"out"}, {});
+  if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional.front());
+  const std::string dir = get(a, "out");
+  if (dir.empty()) throw UsageError("--out is required");
+  const std::string path = dir + "/results.csv";
+  const ResultsContent content = read_results(path);
+  if (content.rows.empty()) throw std::runtime_error(path + ": no results");
+  const ConfigSpace space;
+  check_specs(content.rows, space, path);
+  SweepSettings settings;
+  read_settings(dir + "/sweep.conf", settings);
+  const Ranking ranking = rank_results(content.rows);
+  write_file(dir + "/ranking.md", ranking_markdown(ranking, space, settings, "`" + path + "`"));
+  write_file(dir + "/ranking.csv", ranking_csv(ranking, space));
+  std::fprintf(stderr, "easypp-sweep: ranked %zu configurations (%zu incomplete): %s/ranking.md, "
+               "%s/ranking.csv\n",
+               ranking.ranked.size(), ranking.incomplete.size(), dir.c_str(), dir.c_str());
+  return 0;
+}
+
+int cmd_merge(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {"out"}, {});
+  const std::string dir = get(a, "out");
+  if (dir.empty()) throw UsageError("--out is required");
+  if (a.positional.empty()) throw UsageError("merge needs at least one SRC_DIR");
+  const ConfigSpace space;
+  std::vector<std::string> sources;
+  if (std::filesystem::exists(dir + "/results.csv")) sources.push_back(dir);
+  for (const auto& s : a.positional) {
+    if (s != dir) sources.push_back(s);
+  }
+  SweepSettings merged;
+  bool have_settings = false;
+  std::map<std::pair<std::size_t, std::string>, std::pair<ResultRow, std::string>> rows;
+  for (const auto& src : sources) {
+    SweepSettings s;
+    if (!read_settings(src + "/sweep.conf", s)) {
+      throw std::runtime_error(src + "/sweep.conf: missing (not an easypp-sweep --out directory?)");
+    }
+    if (have_settings) {
+      const std::string conflict = settings_conflict(merged, s);
+      if (!conflict.empty()) throw std::runtime_error(src + "/sweep.conf: differs from " + sources.front() + ": " + conflict);
+      for (const auto& t : s.traces) {
+        if (std::none_of(merged.traces.begin(), merged.traces.end(),
+                         [&](const auto& m) { return m.label == t.label; })) {
+          merged.traces.push_back(t);
+        }
+      }
+    } else {
+      merged = s;
+      have_settings = true;
+    }
+    const std::string path = src + "/results.csv";
+    const ResultsContent content = read_results(path);
+    check_specs(content.rows, space, path);
+    for (std::size_t i = 0; i < content.rows.size(); ++i) {
+      const ResultRow& r = content.rows[i];
+      const std::string where = path + ":" + std::to_string(i + 2);
+      const auto [it, fresh] = rows.try_emplace({r.config, r.trace}, r, where);
+      if (!fresh && (it->second.first.avg_wait_min != r.avg_wait_min ||
+                     it->second.first.avg_bsld != r.avg_bsld)) {
+        throw std::runtime_error(where + ": config " + std::to_string(r.config) + " trace " +
+                                 r.trace + " differs from " + it->second.second);
+      }
+    }
+  }
+  std::filesystem::create_directories(dir);
+  std::string text = std::string(kResultsHeader) + "\n";
+  for (const auto& [key, value] : rows) text += format_row(value.first) + "\n";
+  write_file(dir + "/results.csv", text);
+  write_settings(dir + "/sweep.conf", merged);
+  std::fprintf(stderr, "easypp-sweep: merged %zu directories: %zu lines in %s/results.csv\n",
+               sources.size(), rows.size(), dir.c_str());
+  return 0;
+}
+
+int cmd_list(const std::vector<std::string>& argv) {
+  const Args a = parse_args(argv, {"configs"}, {});
+  if (!a.positional.empty()) throw UsageError("unexpected argument " + a.positional.front());
+  const ConfigSpace space;
+  for (std::size_t c : space.select(get(a, "configs", "all"))) {
+    std::printf("%zu %zu %s\n", c, space.representative(c), space.spec(c).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (!args.empty() && args[0].rfind("--", 0) != 0) {
+      const std::string cmd = args[0];
+      args.erase(args.begin());
+      if (cmd == "rank") return cmd_rank(args);
+      if (cmd == "merge") return cmd_merge(args);
+      if (cmd == "list") return cmd_list(args);
+      throw UsageError("unknown command " + cmd);
+    }
+    return cmd_run(args);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "easypp-sweep: %s\n%s", e.what(), kUsage);
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "easypp-sweep: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "easypp-sweep: %s\n", e.what());
+    return 1;
+  }
+}
