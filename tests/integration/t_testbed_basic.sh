@@ -1,12 +1,23 @@
 #!/bin/bash
-# The testbed itself: 4 nodes come up idle, a batch job runs to COMPLETED, a 2-node srun
+# The testbed itself: up replaces a running testbed, 4 nodes come up idle, a batch job runs to COMPLETED, a 2-node srun
 # runs on two distinct nodes, and `down` leaves none of the testbed's processes behind.
+# shellcheck disable=SC2119
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-tb_up --scheduler sched/backfill --nodes 4 --cpus 4
-
+tb_up --scheduler sched/backfill --nodes 3 --cpus 4
+old=$(sort -un "$TB_DIR"/run/*.pid | tr '\n' ' ')
+# up again on a running testbed: a fresh cluster replaces it (here with 4 nodes).
+"$TESTBED" up --dir "$TB_DIR" --build "$BUILD" --scheduler sched/backfill --nodes 4 --cpus 4 >/dev/null
+for pid in $old; do
+  if kill -0 "$pid" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then
+    fail "pid $pid of the first up still runs after the second up"
+  fi
+done
 assert_eq 4 "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" "idle nodes after up"
+status=$("$TESTBED" status --dir "$TB_DIR")
+printf '%s\n' "$status"
+case "$status" in *"slurmctld: running"*"slurmd-n4: running"*) ;; *) fail "status does not show slurmctld and slurmd-n4 running" ;; esac
 
 job=$(tb_submit 2 1 basic 'echo payload-ran; sleep 2')
 wait_state "$job" RUNNING 20
