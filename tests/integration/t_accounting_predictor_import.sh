@@ -2,7 +2,8 @@
 # easypp-predict import --sacct against the testbed's real slurmdbd: jobs of known run
 # times are learnt (a cancelled one is not), `show` predicts their mean (the default
 # predictor: the mean of the user's last 2 runs), re-importing learns nothing new, and a
-# later import learns only the new job.
+# later import learns only the new job. With slurmdbd down, import fails with exit 2 and
+# leaves the state file untouched.
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 cli=$BUILD/src/tools/easypp-predict
@@ -81,3 +82,13 @@ r4=$(elapsed "$j4")
 out=$(import)
 case "$out" in *"learnt 1,"*) ;; *) fail "import after a new job: expected 'learnt 1', got: $out" ;; esac
 assert_mean "$r2" "$r4" "$(prediction 120)" "prediction from the last two runs"
+
+# slurmdbd unreachable: import reports the source error (exit 2) and leaves the state alone.
+before=$(sha256sum < "$state")
+kill -TERM "$(cat "$TB_DIR/run/slurmdbd.pid")"
+for _ in $(seq 50); do kill -0 "$(cat "$TB_DIR/run/slurmdbd.pid")" 2>/dev/null || break; sleep 0.1; done
+rc=0
+out=$(timeout 120 "$cli" import --state "$state" --sacct --allusers -S "$since" 2>&1) || rc=$?
+printf '%s\n' "$out"
+assert_eq 2 "$rc" "exit code of import --sacct with slurmdbd down"
+assert_eq "$before" "$(sha256sum < "$state")" "state file after the failed import"

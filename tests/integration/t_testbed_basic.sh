@@ -1,6 +1,7 @@
 #!/bin/bash
-# The testbed itself: up replaces a running testbed, 4 nodes come up idle, a batch job runs to COMPLETED, a 2-node srun
-# runs on two distinct nodes, and `down` leaves none of the testbed's processes behind.
+# The testbed itself: up replaces a running testbed, 4 nodes come up idle, a batch job
+# runs to COMPLETED, a 2-node srun runs on two distinct nodes, and `down` leaves none of
+# the testbed's processes behind, even with a job still running.
 # shellcheck disable=SC2119
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
