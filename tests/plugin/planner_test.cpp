@@ -175,6 +175,25 @@ TEST(PluginPlanner, PredictedOnceUntilForgotten) {
   EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 100);
 }
 
+// X2 (paper 000, section 5): the scheduler sees doubled user estimates; what Slurm
+// enforces (JobRecord.limit) is not the planner's to change.
+TEST(PluginPlanner, X2PlansOnDoubledLimits) {
+  Planner planner(config_with("x2"));
+  PartitionSnapshot p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 8;
+  p.running = {job(1, 8, 300, 1000, kNow - 100)};
+  p.waiting = {job(2, 8, 100)};
+  const PartitionPlan plan = planner.plan(p);
+  ASSERT_EQ(plan.state.waiting.size(), 1u);
+  EXPECT_EQ(plan.state.waiting[0].estimate, 200);
+  EXPECT_EQ(plan.state.waiting[0].prediction, 200);
+  EXPECT_EQ(plan.state.running.at(0).predicted_end(), kNow - 100 + 600);
+  ASSERT_FALSE(plan.decision.reservations.empty());
+  EXPECT_EQ(plan.decision.reservations.front().start, kNow - 100 + 600);
+}
+
 TEST(PluginPlanner, LearningIsDeduplicatedByJobId) {
   Planner planner(config_with("easy++"));
   EXPECT_TRUE(planner.job_ended(finished(40, 3, 50, 100)));
