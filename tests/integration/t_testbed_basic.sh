@@ -30,7 +30,9 @@ lines=$(timeout 60 srun -N2 -t1 hostname | wc -l)
 assert_eq 2 "$lines" "lines printed by srun -N2 hostname"
 # shellcheck disable=SC2016
 hosts=$(timeout 60 srun -N2 -t1 bash -c 'echo $SLURMD_NODENAME' | sort -u | tr '\n' ' ')
-assert_eq "n1 n2 " "$hosts" "nodes of srun -N2"
+# Two distinct testbed nodes (which two depends on what is still completing).
+[[ "$hosts" =~ ^n[1-4]\ n[1-4]\ $ ]] || fail "srun -N2 ran on '$hosts', expected two distinct nodes of n1..n4"
+note "ok: srun -N2 ran on $hosts"
 
 # jobcomp/filetxt records the finished batch job.
 grep -q "JobId=$job .*JobState=COMPLETED" "$TB_DIR/jobcomp.txt" || fail "no COMPLETED record of job $job in jobcomp.txt"
