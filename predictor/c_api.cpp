@@ -184,4 +184,50 @@ int epp_sweep_spec(size_t index, char* buf, size_t len) {
   }
 }
 
+int epp_predictor_needs_workload(const epp_predictor* p) {
+  return p && easypp::predictor::is_error_model(p->model.spec().kind) ? 1 : 0;
+}
+
+int epp_set_workload(epp_predictor* p, const epp_workload_job* jobs, size_t n, char* err, size_t errlen) {
+  if (p == nullptr) {
+    easypp::predictor::set_error(err, errlen, "epp_set_workload: no predictor");
+    return -1;
+  }
+  try {
+    std::lock_guard lock(p->mu);
+    std::string error;
+    if (!p->model.set_workload(jobs, n, error)) {
+      easypp::predictor::set_error(err, errlen, error);
+      return -1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    easypp::predictor::set_error(err, errlen, std::string("epp_set_workload: ") + e.what());
+  } catch (...) {
+    easypp::predictor::set_error(err, errlen, "epp_set_workload: unexpected error");
+  }
+  return -1;
+}
+
+int epp_get_workload_bounds(const epp_predictor* p, epp_workload_bounds* out) {
+  if (p == nullptr || out == nullptr) return 0;
+  std::lock_guard lock(p->mu);
+  const easypp::predictor::WorkloadStats* w = p->model.workload();
+  if (w == nullptr) return 0;
+  *out = epp_workload_bounds{w->runtime.lb, w->runtime.ub, w->procs.lb,  w->procs.ub,
+                             w->area.lb,    w->area.ub,    w->app_jobs.ub, w->frequent_apps.size(),
+                             w->jobs,       w->short_jobs, w->large_jobs};
+  return 1;
+}
+
+int epp_predictor_set_seed(epp_predictor* p, uint64_t seed) {
+  if (p == nullptr) return 0;
+  try {
+    std::lock_guard lock(p->mu);
+    return p->model.set_seed(seed) ? 1 : 0;
+  } catch (...) {
+    return 0;  // out of memory rebuilding the spec text
+  }
+}
+
 }  // extern "C"

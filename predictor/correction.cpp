@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "error_model.h"
+
 namespace easypp::predictor {
 
 std::int64_t ceiling_of(const Spec& spec, std::int64_t estimate) {
@@ -50,6 +52,9 @@ std::int64_t next_prediction(const Spec& spec, std::int64_t estimate, std::int64
           break;
         case Correction::Exponential:
           p = std::min(ceiling, p + std::max<std::int64_t>(1, p / 5));
+          break;
+        case Correction::Extend:
+          p = std::min(ceiling, p + extension_step(spec.error_model, p));
           break;
       }
     } else {

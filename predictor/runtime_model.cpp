@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "correction.h"
+#include "error_model.h"
 
 namespace easypp::predictor {
 namespace {
@@ -103,9 +104,33 @@ std::int64_t RuntimeModel::predict(const epp_job& job) const {
     case Kind::Perfect:
       if (job.runtime >= 0) p = std::clamp<std::int64_t>(job.runtime, 1, job.estimate);
       break;
+    case Kind::Quant:
+    case Kind::Qual:
+      // Without the workload or the runtime there is nothing to err from: the estimate.
+      if (workload_ && job.runtime >= 0) {
+        const std::int64_t e = spec_.kind == Kind::Quant ? quant_prediction(spec_.error_model, *workload_, job)
+                                                         : qual_prediction(spec_.error_model, *workload_, job);
+        p = std::clamp<std::int64_t>(e, 1, job.estimate);
+      }
+      break;
   }
   if (spec_.scale != 1.0) p = std::max<std::int64_t>(1, std::llround(static_cast<double>(p) * spec_.scale));
   return p;
+}
+
+bool RuntimeModel::set_workload(const epp_workload_job* jobs, std::size_t n, std::string& error) {
+  if (!is_error_model(spec_.kind)) return true;
+  auto stats = compute_workload_stats(jobs, n, spec_.error_model.lb_factor, error);
+  if (!stats) return false;
+  workload_ = std::move(*stats);
+  return true;
+}
+
+bool RuntimeModel::set_seed(std::uint64_t seed) {
+  if (!is_error_model(spec_.kind)) return false;
+  spec_.error_model.seed = seed;
+  spec_text_ = canonical(spec_);
+  return true;
 }
 
 bool RuntimeModel::teaches(int end_state, std::int64_t runtime) const {

@@ -4,12 +4,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "easypp/predictor.h"
 #include "spec.h"
 #include "user_history.h"
+#include "workload_stats.h"
 
 namespace easypp::predictor {
 
@@ -22,6 +24,13 @@ class RuntimeModel {
   bool has_history() const { return spec_.kind == Kind::History || spec_.kind == Kind::Last; }
 
   std::int64_t predict(const epp_job& job) const;
+
+  // Evaluation kinds (paper 003): the whole workload's statistics. False with `error` on a
+  // bad workload; other kinds ignore it (true).
+  bool set_workload(const epp_workload_job* jobs, std::size_t n, std::string& error);
+  const WorkloadStats* workload() const { return workload_ ? &*workload_ : nullptr; }
+  // False (and no change) for kinds without random draws.
+  bool set_seed(std::uint64_t seed);
   // True if the run entered history (see predictor/README.md for what teaches).
   bool learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state);
 
@@ -50,6 +59,7 @@ class RuntimeModel {
   std::string spec_text_;
   std::unordered_map<std::uint32_t, UserHistory> users_;
   std::size_t records_ = 0;
+  std::optional<WorkloadStats> workload_;
 };
 
 }  // namespace easypp::predictor

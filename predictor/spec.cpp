@@ -30,7 +30,8 @@ constexpr Choice<Correction> kCorrections[] = {{"estimate", Correction::Estimate
                                                {"exponential", Correction::Exponential}};
 constexpr Choice<Learn> kLearn[] = {{"finished", Learn::Finished}, {"completed", Learn::Completed}, {"all", Learn::All}};
 constexpr Choice<Kind> kKinds[] = {{"history", Kind::History}, {"last", Kind::Last}, {"estimate", Kind::Estimate},
-                                   {"double", Kind::Double}, {"perfect", Kind::Perfect}};
+                                   {"double", Kind::Double}, {"perfect", Kind::Perfect},
+                                   {"quant", Kind::Quant}, {"qual", Kind::Qual}};
 
 template <typename E, std::size_t N>
 std::string allowed(const Choice<E> (&choices)[N]) {
@@ -89,6 +90,9 @@ std::vector<std::string_view> keys_of(Kind kind) {
               "learn", "failed_min"};
     case Kind::Last:
       return {"correction", "scale", "learn", "failed_min"};
+    case Kind::Quant:
+    case Kind::Qual:
+      return error_model_keys(kind == Kind::Qual);
     default:
       return {};
   }
@@ -122,7 +126,11 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
     return std::nullopt;
   }
   if (spec.kind == Kind::Double) spec.scale = 2.0;
-  if (colon == std::string_view::npos) return spec;
+  if (is_error_model(spec.kind)) spec.correction = Correction::Extend;
+  if (colon == std::string_view::npos) {
+    if (is_error_model(spec.kind)) finish_error_model(spec.error_model, spec.kind == Kind::Qual);
+    return spec;
+  }
 
   const auto valid_keys = keys_of(spec.kind);
   std::set<std::string_view> seen;
@@ -150,7 +158,9 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
     }
     bool ok = true;
     std::string choices;
-    if (key == "window") {
+    if (is_error_model(spec.kind)) {
+      ok = parse_error_model_key(spec.error_model, key, value, choices);
+    } else if (key == "window") {
       long long w = 0;
       ok = parse_int(value, 1, kMaxWindow, w);
       spec.window = static_cast<int>(w);
@@ -192,6 +202,7 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
   }
+  if (is_error_model(spec.kind)) finish_error_model(spec.error_model, spec.kind == Kind::Qual);
   return spec;
 }
 
@@ -207,6 +218,9 @@ std::string canonical(const Spec& s) {
       return std::string("last:correction=") + name_of(kCorrections, s.correction) + ",scale=" +
              format_scale(s.scale) + ",learn=" + name_of(kLearn, s.learn) +
              ",failed_min=" + std::to_string(s.failed_min);
+    case Kind::Quant:
+    case Kind::Qual:
+      return canonical_error_model(s.error_model, s.kind == Kind::Qual);
     default:
       return name_of(kKinds, s.kind);
   }

@@ -7,15 +7,19 @@
 #include <optional>
 #include <string>
 
+#include "error_model_spec.h"
+
 namespace easypp::predictor {
 
-enum class Kind { History, Last, Estimate, Double, Perfect };
+// Quant and Qual: paper 003's evaluation predictors (error_model_spec.h); simulation only.
+enum class Kind { History, Last, Estimate, Double, Perfect, Quant, Qual };
 // Which recent runs of the user form the window (paper 000, section 7).
 enum class WindowType { All, Immediate, Extended };
 enum class Fullness { Partial, Full };
 enum class Metric { Avg, Median, Min, Max };
 enum class Fallback { Estimate, Relative };
-enum class Correction { Estimate, Gradual, Exponential };
+// Extend: the deadline-missed rule of quant/qual (paper 003), not selectable by key.
+enum class Correction { Estimate, Gradual, Exponential, Extend };
 // Which ended jobs teach the history (see predictor/README.md).
 enum class Learn { All, Finished, Completed };
 
@@ -35,7 +39,11 @@ struct Spec {
   Learn learn = Learn::Finished;
   // With learn=finished, a failed job teaches only if it ran at least this long.
   std::int64_t failed_min = 60;
+  // Kinds quant and qual only.
+  ErrorModelSpec error_model{};
 };
+
+inline bool is_error_model(Kind k) { return k == Kind::Quant || k == Kind::Qual; }
 
 // Parses a spec; NULL/"" is the default. On error returns nullopt and sets `error` to one
 // line "predictor spec: key=value: reason (allowed: ...)".

@@ -57,7 +57,8 @@ enum epp_end_state {
  * Create a predictor from a spec string. NULL or "" selects the default, the paper's
  * recommendation: "history:window=2,type=all,fullness=partial,metric=avg,
  * fallback=estimate,propagation=off,correction=estimate".
- * Other kinds: "last" (Last Model, paper 002), "estimate", "double", "perfect".
+ * Other kinds: "last" (Last Model, paper 002), "estimate", "double", "perfect", and the
+ * simulation-only evaluation kinds "quant" and "qual" (paper 003, below).
  * On a bad spec: returns NULL and writes one line naming the key and value into err.
  */
 EPP_API epp_predictor *epp_predictor_new(const char *spec, char *err, size_t errlen);
@@ -168,6 +169,51 @@ EPP_API size_t epp_sweep_size(void);
 /* Canonical spec of configuration `index` (0 <= index < epp_sweep_size()) into buf.
  * Returns its length, or -1 if index is out of range or buf too small (256 suffices). */
 EPP_API int epp_sweep_spec(size_t index, char *buf, size_t len);
+
+/* --- Evaluation predictors (paper 003): kinds "quant" and "qual" ---------------------
+ * They predict from the job's real runtime (epp_job.runtime) with errors of a chosen size
+ * (quant) or nature (qual) on chosen job categories, so they exist for simulation only:
+ * a driver of a live system must refuse a predictor with epp_predictor_needs_workload().
+ * Before predicting they need the whole workload once (epp_set_workload), for the
+ * per-trace category bounds and each job's application; until then they predict the
+ * estimate. Their random draws depend only on (seed, job_id): the same job always gets
+ * the same prediction, in any call order. Specs and rules: predictor/README.md. */
+
+/* One job of the workload to be simulated. */
+typedef struct epp_workload_job {
+  uint64_t job_id;      /* the id epp_predict will see in epp_job.job_id */
+  int64_t runtime;      /* actual runtime, seconds, >= 0 */
+  int32_t procs;        /* >= 1 */
+  int64_t application;  /* application (SWF executable number); -1 unknown */
+} epp_workload_job;
+
+/* Non-zero for the evaluation kinds (they need epp_set_workload and epp_job.runtime). */
+EPP_API int epp_predictor_needs_workload(const epp_predictor *p);
+
+/* Gives the predictor the whole workload. Returns 0, or -1 with one line in err naming the
+ * bad job ("workload job_id=7: runtime=-3: must be >= 0"). Ignored (0) by other kinds.
+ * The jobs are copied as needed; the array may be freed afterwards. */
+EPP_API int epp_set_workload(epp_predictor *p, const epp_workload_job *jobs, size_t n, char *err, size_t errlen);
+
+/* The category bounds computed by epp_set_workload (ub = 95th percentile / 2, lb = ub x
+ * lb_factor, per variable; area = runtime x procs; app_jobs over the jobs per application).
+ * Returns 1 and fills *out, or 0 if no workload was set. */
+typedef struct epp_workload_bounds {
+  double runtime_lb, runtime_ub;
+  double procs_lb, procs_ub;
+  double area_lb, area_ub;
+  double app_jobs_ub;            /* applications with more jobs are "most executed" */
+  size_t frequent_applications;  /* how many applications that is */
+  size_t jobs;                   /* jobs in the workload */
+  size_t short_jobs;             /* runtime < runtime_lb */
+  size_t large_jobs;             /* runtime > runtime_ub */
+} epp_workload_bounds;
+EPP_API int epp_get_workload_bounds(const epp_predictor *p, epp_workload_bounds *out);
+
+/* Reseeds a predictor that draws random numbers (the canonical spec shows the new seed=;
+ * earlier epp_predictor_spec pointers become invalid). Returns 1 if it does, 0 if its
+ * predictions are deterministic (nothing changes). Call it before predicting. */
+EPP_API int epp_predictor_set_seed(epp_predictor *p, uint64_t seed);
 
 #ifdef __cplusplus
 }

@@ -56,7 +56,7 @@ TEST(Spec, CanonicalFormParsesBackToItself) {
 
 TEST(SpecErrors, UnknownKind) {
   EXPECT_EQ(error_of("histroy"),
-            "predictor spec: kind=histroy: unknown predictor (allowed: history, last, estimate, double, perfect)");
+            "predictor spec: kind=histroy: unknown predictor (allowed: history, last, estimate, double, perfect, quant, qual)");
 }
 
 TEST(SpecErrors, UnknownKeyListsTheAllowedOnes) {
