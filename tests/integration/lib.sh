@@ -19,6 +19,10 @@ mkdir -p "$TEST_RESULTS"
 declare -A TB_DIRS=()
 TB_DIR=
 
+# A command that fails outside fail() (set -e) still says where.
+tb_on_err() { echo "FAIL: $(basename "$0") line $2: \"$3\" exited $1" >&2; }
+trap 'tb_on_err $? $LINENO "$BASH_COMMAND"' ERR
+
 note() { echo "[$(date +%H:%M:%S)] $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "$*"; exit 77; }
@@ -111,10 +115,13 @@ tb_leftovers() {   # DIR
   return 0
 }
 
+# The EXIT trap belongs to tb_up; a test that needs its own clean-up defines
+# test_cleanup(), which runs first (with the testbeds still up).
 tb_cleanup() {
   local rc=$? name dir f
   trap - EXIT
   set +e
+  if declare -F test_cleanup >/dev/null; then test_cleanup; fi
   for name in "${!TB_DIRS[@]}"; do
     dir=${TB_DIRS[$name]}
     [ -d "$dir" ] || continue
