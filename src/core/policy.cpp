@@ -4,6 +4,7 @@
 
 #include "core/conservative.h"
 #include "core/easy_family.h"
+#include "core/multi_queue.h"
 #include "core/policy.h"
 
 namespace easypp {
@@ -94,6 +95,16 @@ const std::vector<Entry>& registry() {
                   {.shortest_backfill = true, .double_booking = true}),
       easy_family("easy++-safe", true, on_predictions(),
                   {.shortest_backfill = true, .fit = BackfillFit::estimate}),
+      // Paper 001: multiple-queue backfilling (mq), with variable delay (mq-vd), and its
+      // single-queue baseline of Fig. 3 (mq-1q); on user estimates.
+      {"mq", false, [](PolicyTraits t) { return make_multi_queue("mq", std::move(t), false, true); },
+       on_estimates()},
+      {"mq-vd", false,
+       [](PolicyTraits t) { return make_multi_queue("mq-vd", std::move(t), true, true); },
+       on_estimates()},
+      {"mq-1q", false,
+       [](PolicyTraits t) { return make_multi_queue("mq-1q", std::move(t), false, false); },
+       on_estimates()},
   };
   return entries;
 }

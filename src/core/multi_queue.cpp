@@ -1,0 +1,270 @@
+#include "core/multi_queue.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace easypp {
+namespace {
+
+Time duration_of(const Job& job) { return std::max<Time>(job.prediction, 1); }
+
+}  // namespace
+
+MultiQueuePolicy::MultiQueuePolicy(MultiQueueConfig config) : config_(std::move(config)) {
+  for (std::size_t i = 0; i < config_.limits.size(); ++i) {
+    const Time limit = config_.limits[i];
+    if (limit <= 0 || (i > 0 && limit <= config_.limits[i - 1])) {
+      throw std::invalid_argument("policy=" + config_.name + ": queue limit[" +
+                                  std::to_string(i) + "]=" + std::to_string(limit) +
+                                  " must be > 0 and above the previous limit");
+    }
+  }
+  if (config_.delay) delay_.emplace(*config_.delay);
+  const std::size_t k = config_.limits.size() + 1;
+  partitions_.resize(k);
+  busy_.resize(k);
+  pivots_.resize(k);
+}
+
+int MultiQueuePolicy::queue_of(const Job& job) const {
+  const auto it = std::lower_bound(config_.limits.begin(), config_.limits.end(), job.estimate);
+  return static_cast<int>(it - config_.limits.begin());
+}
+
+void MultiQueuePolicy::commit_partitions(const ClusterState& state) {
+  const int k = queues();
+  int sum = 0;
+  for (int s : sizes_) sum += s;
+  if (static_cast<int>(sizes_.size()) != k || sum != state.procs) {
+    // First pass (or the machine changed): the paper's even split.
+    sizes_.assign(static_cast<std::size_t>(k), state.procs / k);
+    for (int q = 0; q < state.procs % k; ++q) ++sizes_[static_cast<std::size_t>(q)];
+  } else {
+    for (const Move& m : pending_moves_) {
+      const bool running = std::any_of(state.running.begin(), state.running.end(),
+                                       [&](const RunningJob& r) { return r.job.id == m.job; });
+      if (!running) continue;  // not started after all (or already over): nothing moved
+      sizes_[static_cast<std::size_t>(m.from)] -= m.procs;
+      sizes_[static_cast<std::size_t>(m.to)] += m.procs;
+    }
+  }
+  pending_moves_.clear();
+  // A snapshot may show a partition holding more than it owns (a driver that started jobs
+  // itself): it takes the difference from partitions with idle processors.
+  std::vector<int>& used = available_;
+  used.assign(static_cast<std::size_t>(k), 0);
+  for (const RunningJob& r : state.running) used[static_cast<std::size_t>(queue_of(r.job))] += r.job.procs;
+  for (int q = 0; q < k; ++q) {
+    int deficit = used[static_cast<std::size_t>(q)] - sizes_[static_cast<std::size_t>(q)];
+    for (int r = 0; r < k && deficit > 0; ++r) {
+      const int spare = sizes_[static_cast<std::size_t>(r)] - used[static_cast<std::size_t>(r)];
+      if (r == q || spare <= 0) continue;
+      const int take = std::min(spare, deficit);
+      sizes_[static_cast<std::size_t>(r)] -= take;
+      sizes_[static_cast<std::size_t>(q)] += take;
+      deficit -= take;
+    }
+  }
+}
+
+void MultiQueuePolicy::observe_completions(const ClusterState& state) {
+  struct Completed {
+    Time end;
+    JobId id;
+    bool short_job;
+    double slowdown;
+  };
+  std::vector<Completed> done;
+  std::unordered_map<JobId, Seen> now_running;
+  now_running.reserve(state.running.size());
+  for (const RunningJob& r : state.running) {
+    now_running.emplace(r.job.id, Seen{r.job.submit, r.start, r.job.prediction, queue_of(r.job)});
+  }
+  for (const auto& [id, seen] : last_running_) {
+    if (now_running.count(id)) continue;
+    // Snapshots do not say when a job ended: no later than now, and (on exact estimates,
+    // the paper's setting) at its predicted end.
+    const Time end = std::min(state.now, seen.start + seen.prediction);
+    const double runtime = static_cast<double>(std::max<Time>(end - seen.start, 1));
+    const double wait = static_cast<double>(std::max<Time>(seen.start - seen.submit, 0));
+    done.push_back({end, id, seen.queue == 0, 1.0 + wait / runtime});
+  }
+  std::sort(done.begin(), done.end(), [](const Completed& a, const Completed& b) {
+    return a.end != b.end ? a.end < b.end : a.id < b.id;
+  });
+  for (const Completed& c : done) delay_->job_completed(c.short_job, c.slowdown);
+  last_running_ = std::move(now_running);
+}
+
+bool MultiQueuePolicy::released(const Job& job, Time now) {
+  if (!delay_ || queue_of(job) != queues() - 1) return true;
+  auto [it, inserted] = release_.try_emplace(job.id, 0);
+  if (inserted) it->second = job.submit + static_cast<Time>(std::llround(delay_->delay()));
+  return now >= it->second;
+}
+
+bool MultiQueuePolicy::split(int q, int procs, const std::vector<int>& available,
+                             std::vector<int>& share) const {
+  share.assign(available.size(), 0);
+  int need = procs;
+  auto take = [&](std::size_t r) {
+    const int t = std::min(need, std::max(available[r], 0));
+    share[r] += t;
+    need -= t;
+  };
+  take(static_cast<std::size_t>(q));
+  for (std::size_t r = 0; r < available.size() && need > 0; ++r) {
+    if (static_cast<int>(r) != q) take(r);
+  }
+  return need == 0;
+}
+
+void MultiQueuePolicy::replan(const ClusterState& state) {
+  machine_.reset(state.now, state.procs, machine_busy_);
+  for (std::size_t q = 0; q < partitions_.size(); ++q) {
+    partitions_[q].reset(state.now, working_sizes_[q], busy_[q]);
+    pivots_[q].reset();
+  }
+  // Each queue's pivot: its first released job that the machine can hold. Reserved in
+  // arrival order on the whole machine, so an earlier pivot is never delayed by a later
+  // one; each claim is drawn from the pivot's own partition first.
+  std::size_t found = 0;
+  for (std::uint32_t i = 0; i < state.waiting.size() && found < pivots_.size(); ++i) {
+    const int q = queue_of_waiting_[i];
+    if (q < 0 || started_[i] || pivots_[static_cast<std::size_t>(q)]) continue;
+    const Job& job = state.waiting[i];
+    const Time d = duration_of(job);
+    const Time t = machine_.earliest_start(job.procs, d);
+    machine_.reserve(t, d, job.procs);
+    std::vector<int>& free_then = available_;
+    free_then.resize(partitions_.size());
+    for (std::size_t r = 0; r < partitions_.size(); ++r) free_then[r] = partitions_[r].free_at(t);
+    split(q, job.procs, free_then, share_);
+    // Whatever the partitions' plans cannot show (they are counts, like the machine's)
+    // stays on the pivot's own partition, which only makes its plan more careful.
+    int claimed = 0;
+    for (int s : share_) claimed += s;
+    share_[static_cast<std::size_t>(q)] += job.procs - claimed;
+    for (std::size_t r = 0; r < partitions_.size(); ++r) {
+      if (share_[r] > 0) partitions_[r].reserve(t, d, share_[r]);
+    }
+    pivots_[static_cast<std::size_t>(q)] = Pivot{i, t};
+    ++found;
+  }
+}
+
+void MultiQueuePolicy::start(const ClusterState& state, std::uint32_t position, int q,
+                             Time duration, const std::vector<int>& share, bool backfilled,
+                             Decision& decision) {
+  const Job& job = state.waiting[position];
+  started_[position] = 1;
+  decision.start.push_back(job.id);
+  if (backfilled) decision.backfilled.push_back(job.id);
+  const Time end = state.now + duration;
+  machine_busy_.push_back({end, job.procs});
+  machine_.start_now(job.procs, duration);
+  // Borrowed processors join the job's partition for good (Fig. 4 5.a.I, 6.c.I).
+  const auto uq = static_cast<std::size_t>(q);
+  for (std::size_t r = 0; r < share.size(); ++r) {
+    if (share[r] == 0) continue;
+    if (r != uq) {
+      working_sizes_[r] -= share[r];
+      working_sizes_[uq] += share[r];
+      pending_moves_.push_back({job.id, static_cast<int>(r), q, share[r]});
+    }
+  }
+  busy_[uq].push_back({end, job.procs});
+}
+
+Decision MultiQueuePolicy::plan(const ClusterState& state) {
+  Decision decision;
+  commit_partitions(state);
+  if (delay_) observe_completions(state);
+  const std::size_t k = static_cast<std::size_t>(queues());
+  working_sizes_ = sizes_;
+
+  machine_busy_.clear();
+  for (auto& b : busy_) b.clear();
+  for (const RunningJob& r : state.running) {
+    machine_busy_.push_back({r.predicted_end(), r.job.procs});
+    busy_[static_cast<std::size_t>(queue_of(r.job))].push_back({r.predicted_end(), r.job.procs});
+  }
+  const std::size_t n = state.waiting.size();
+  queue_of_waiting_.assign(n, -1);  // -1: not in a queue now (delayed, or too wide)
+  started_.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Job& job = state.waiting[i];
+    require_plannable(job);
+    if (job.procs <= state.procs && released(job, state.now)) queue_of_waiting_[i] = queue_of(job);
+  }
+  replan(state);
+
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (machine_.idle_now() == 0) break;  // nothing can start until something ends
+    decision.examined = static_cast<int>(i) + 1;
+    const int q = queue_of_waiting_[i];
+    if (q < 0) continue;
+    const Job& job = state.waiting[i];
+    if (job.procs > machine_.idle_now()) continue;
+    const auto uq = static_cast<std::size_t>(q);
+    const Time d = duration_of(job);
+    available_.resize(k);
+    if (pivots_[uq] && pivots_[uq]->position == i) {
+      // Fig. 4 step 5: the pivot starts when its reservation is now.
+      if (pivots_[uq]->time > state.now) continue;
+      for (std::size_t r = 0; r < k; ++r) available_[r] = partitions_[r].idle_now();
+      if (!split(q, job.procs, available_, share_)) continue;
+      start(state, i, q, d, share_, false, decision);
+      replan(state);  // the queue has a new pivot; reservations in arrival order again
+      continue;
+    }
+    // Step 6: anything else must leave every reservation on the machine where it is ...
+    if (!machine_.fits_now(job.procs, d)) continue;
+    if (partitions_[uq].fits_now(job.procs, d)) {
+      // ... 6a/6b: on its own partition without delaying the plans made there;
+      share_.assign(k, 0);
+      share_[uq] = job.procs;
+      start(state, i, q, d, share_, true, decision);
+      partitions_[uq].start_now(job.procs, d);
+      continue;
+    }
+    // ... 6c: or with idle processors of other partitions (no pivot is delayed: the
+    // machine's plan holds every pivot's reservation).
+    for (std::size_t r = 0; r < k; ++r) available_[r] = partitions_[r].idle_now();
+    if (!split(q, job.procs, available_, share_)) continue;
+    start(state, i, q, d, share_, true, decision);
+    replan(state);  // partition totals changed
+  }
+
+  // Reservations: blocked pivots in arrival order (reservations[0] is the earliest).
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const int q = queue_of_waiting_[i];
+    if (q < 0 || started_[i]) continue;
+    const auto& p = pivots_[static_cast<std::size_t>(q)];
+    if (p && p->position == i) decision.reservations.push_back({state.waiting[i].id, p->time});
+  }
+
+  if (delay_ && release_.size() > 2 * n + 64) {
+    std::unordered_map<JobId, Time> kept;
+    for (const Job& j : state.waiting) {
+      if (auto it = release_.find(j.id); it != release_.end()) kept.emplace(*it);
+    }
+    release_ = std::move(kept);
+  }
+  return decision;
+}
+
+std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits,
+                                         bool variable_delay, bool four_queues) {
+  MultiQueueConfig c;
+  c.name = std::move(name);
+  c.traits = std::move(traits);
+  if (!four_queues) c.limits.clear();
+  if (variable_delay) c.delay = VariableDelayConfig{};
+  return std::make_unique<MultiQueuePolicy>(std::move(c));
+}
+
+}  // namespace easypp
