@@ -136,6 +136,48 @@ std::size_t ConfigSpace::index_of_spec(const std::string& spec) const {
   return static_cast<std::size_t>(it - specs_.begin());
 }
 
+void ConfigSpace::select_by_parameters(const std::string& text, std::vector<std::size_t>& out) const {
+  // key=value[|value...],... : a configuration is selected when every key has one of its values.
+  std::array<std::vector<std::string>, kParameterKeys.size()> allowed;
+  std::string_view rest(text);
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string item = trim(rest.substr(0, comma));
+    const auto eq = item.find('=');
+    const std::string where = "configs=" + text + ": item '" + item + "'";
+    if (eq == std::string::npos) throw std::invalid_argument(where + ": expected key=value");
+    const std::string key = item.substr(0, eq);
+    const auto k = std::find(kParameterKeys.begin(), kParameterKeys.end(), key);
+    if (k == kParameterKeys.end()) {
+      throw std::invalid_argument(where + ": unknown key (allowed: window, type, fullness, "
+                                  "metric, fallback, propagation, correction)");
+    }
+    auto& values = allowed[static_cast<std::size_t>(k - kParameterKeys.begin())];
+    std::string_view vs = std::string_view(item).substr(eq + 1);
+    while (true) {
+      const auto bar = vs.find('|');
+      const std::string v(vs.substr(0, bar));
+      const bool known = std::any_of(parameters_.begin(), parameters_.end(), [&](const Parameters& p) {
+        return p[static_cast<std::size_t>(k - kParameterKeys.begin())] == v;
+      });
+      if (!known) throw std::invalid_argument(where + ": no configuration has " + key + "=" + v);
+      values.push_back(v);
+      if (bar == std::string_view::npos) break;
+      vs = vs.substr(bar + 1);
+    }
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    bool match = true;
+    for (std::size_t k = 0; k < kParameterKeys.size() && match; ++k) {
+      match = allowed[k].empty() ||
+              std::find(allowed[k].begin(), allowed[k].end(), parameters_[i][k]) != allowed[k].end();
+    }
+    if (match) out.push_back(i);
+  }
+}
+
 std::vector<std::size_t> ConfigSpace::select(const std::string& text) const {
   std::vector<std::size_t> out;
   auto add_range = [&](std::size_t a, std::size_t b, const std::string& where) {
@@ -166,6 +208,8 @@ std::vector<std::size_t> ConfigSpace::select(const std::string& text) const {
         }
       }
     }
+  } else if (text.find('=') != std::string::npos) {
+    select_by_parameters(text, out);
   } else {
     std::string_view rest(text);
     while (true) {

@@ -49,12 +49,15 @@ class ConfigSpace {
   std::size_t index_of_spec(const std::string& spec) const;
 
   // Selects configurations: "all"; ranges and indices "0-239,500,1000-1099" (inclusive);
-  // or the path of a file with one index or spec per line (# comments, blank lines).
-  // Returns ascending unique indices; throws std::invalid_argument naming the bad item
-  // (for a file, FILE:LINE).
+  // parameter values "type=all,correction=estimate,window=1|2" (every key listed must
+  // match one of its values); or the path of a file with one index or spec per line
+  // (# comments, blank lines). Returns ascending unique indices; throws
+  // std::invalid_argument naming the bad item (for a file, FILE:LINE).
   std::vector<std::size_t> select(const std::string& text) const;
 
  private:
+  void select_by_parameters(const std::string& text, std::vector<std::size_t>& out) const;
+
   std::vector<std::string> specs_;
   std::vector<Parameters> parameters_;
   std::vector<std::size_t> representative_;

@@ -232,6 +232,16 @@ TEST(ConfigSelection, Forms) {
   EXPECT_THROW(space.select("8640"), std::invalid_argument);
   EXPECT_THROW(space.select("5-2"), std::invalid_argument);
   EXPECT_THROW(space.select("x"), std::invalid_argument);
+  // Paper 000's chosen subspace: 30 windows x 4 metrics x 2 fullness x 2 fallbacks x 2.
+  EXPECT_EQ(space.select("type=all,correction=estimate").size(), 960u);
+  const auto small = space.select("type=all, correction=estimate,window=1|2,metric=avg");
+  EXPECT_EQ(small.size(), 16u);
+  for (std::size_t c : small) {
+    EXPECT_EQ(space.parameters(c)[1], "all");
+    EXPECT_TRUE(space.parameters(c)[0] == "1" || space.parameters(c)[0] == "2");
+  }
+  EXPECT_THROW(space.select("colour=red"), std::invalid_argument);
+  EXPECT_THROW(space.select("window=31"), std::invalid_argument);
   EXPECT_EQ(space.index_of_spec("history:window=2"), 1u);
   EXPECT_EQ(space.spec(1).rfind("history:window=2,type=all,fullness=partial,metric=avg,", 0), 0u);
   try {
