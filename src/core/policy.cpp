@@ -4,6 +4,7 @@
 
 #include "core/conservative.h"
 #include "core/easy_family.h"
+#include "core/lxfw_backfill.h"
 #include "core/multi_queue.h"
 #include "core/policy.h"
 
@@ -95,6 +96,14 @@ const std::vector<Entry>& registry() {
                   {.shortest_backfill = true, .double_booking = true}),
       easy_family("easy++-safe", true, on_predictions(),
                   {.shortest_backfill = true, .fit = BackfillFit::estimate}),
+      // Paper 003: LXF&W(w)-backfilling, w = 0.02/hour (lxfw_backfill.h); on estimates, and
+      // on predictions with correction (lxf-w+, takes --predictor like easy++).
+      {"lxf-w", false,
+       [](PolicyTraits t) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w", std::move(t))); },
+       on_estimates()},
+      {"lxf-w+", true,
+       [](PolicyTraits t) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w+", std::move(t))); },
+       on_predictions()},
       // Paper 001: multiple-queue backfilling (mq), with variable delay (mq-vd), and its
       // single-queue baseline of Fig. 3 (mq-1q); on user estimates.
       {"mq", false, [](PolicyTraits t) { return make_multi_queue("mq", std::move(t), false, true); },

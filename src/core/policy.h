@@ -59,6 +59,8 @@ struct PolicyOptions {
 //   easy++-dbook  easy++, reporting the estimate-based reservation (section 4)
 //   easy++-safe   easy++ order, but a backfill's estimate must end by the reservation
 //                 (or fit the extra processors)
+//   lxf-w, lxf-w+ EASY with LXF&W(w) backfill order (paper 003: largest expansion factor
+//                 + 0.02 x wait hours first); on estimates; on predictions + correction
 // options.predictor replaces the predictor of the prediction-based policies (easy+,
 // easy++, x2+, x2++, sjf+, easy++-dbook, easy++-safe); for the others, whose name fixes
 // their predictions, it is an error.
