@@ -1,2 +1,256 @@
 #!/bin/bash
-echo todo
+# easypp-compare — the operators' A/B: one trace slice replayed live under sched/backfill
+# and under sched/easypp (a fresh private testbed each, contrib/testbed --accounting),
+# plus the simulator (easy and easy++) on the same effective jobs and machine size.
+# Writes DIR/report.md with a table and gnuplot PNGs; its last line is that path.
+# All measuring is done by easypp-replay; this script only orchestrates and plots.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: easypp-compare --trace FILE [--first-job K] --jobs N --speedup F --out DIR
+         [--nodes N] [--cpus C] [--sequential | --parallel] [--build DIR]
+         [--backfill-params V] [--easypp-params V]
+Runs the slice under sched/backfill and sched/easypp on fresh testbeds (root, Slurm
+packages, a build with the plugin), and easypp-replay --simulate easy / easy++.
+See easypp-compare(1).
+EOF
+}
+
+die() { echo "easypp-compare: $*" >&2; exit 2; }
+log() { echo "easypp-compare: [$(date +%H:%M:%S)] $*" >&2; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=@bindir_build@/../..
+src=@srcdir_top@
+trace= first= jobs= speedup= out= nodes=4 cpus=16 mode=parallel
+bf_params='bf_interval=1,bf_resolution=1,bf_continue'
+epp_params='easypp_policy=easy++,easypp_interval=1'
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --trace) trace=${2:?}; shift 2 ;;
+    --first-job) first=${2:?}; shift 2 ;;
+    --jobs) jobs=${2:?}; shift 2 ;;
+    --speedup) speedup=${2:?}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    --nodes) nodes=${2:?}; shift 2 ;;
+    --cpus) cpus=${2:?}; shift 2 ;;
+    --sequential) mode=sequential; shift ;;
+    --parallel) mode=parallel; shift ;;
+    --build) build=${2:?}; shift 2 ;;
+    --backfill-params) bf_params=${2:?}; shift 2 ;;
+    --easypp-params) epp_params=${2:?}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "$1: unknown option" ;;
+  esac
+done
+[ -n "$trace" ] || die "--trace FILE is required"
+[ -r "$trace" ] || die "--trace=$trace: cannot read"
+[ -n "$jobs" ] || die "--jobs N is required"
+[ -n "$speedup" ] || die "--speedup F is required"
+[ -n "$out" ] || die "--out DIR is required"
+[[ "$nodes" =~ ^[0-9]+$ ]] || die "--nodes=$nodes: not a number"
+[[ "$cpus" =~ ^[0-9]+$ ]] || die "--cpus=$cpus: not a number"
+command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
+replay=$here/easypp-replay
+[ -x "$replay" ] || replay=$build/src/replay/easypp-replay
+[ -x "$replay" ] || die "easypp-replay not found next to $0 or in $build/src/replay"
+testbed=$src/contrib/testbed
+[ -x "$testbed" ] || die "contrib/testbed not found in $src"
+[ -f "$build/src/plugin/.libs/sched_easypp.so" ] || die "--build=$build: no src/plugin/.libs/sched_easypp.so (configure with a Slurm source tree)"
+build=$(cd "$build" && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+total=$((nodes * cpus))
+slice=(--trace "$trace" --jobs "$jobs" --speedup "$speedup")
+[ -z "$first" ] || slice+=(--first-job "$first")
+
+# --- simulator rows (same effective jobs: rounded limits, capped procs/runtimes) ---------
+for p in easy easy++; do
+  "$replay" "${slice[@]}" --simulate "$p" --cpus "$total" --out "$out/sim-$p" \
+    --write-slice "$out/slice.swf" > /dev/null 2> "$out/sim-$p.log" \
+    || { cat "$out/sim-$p.log" >&2; die "easypp-replay --simulate $p failed"; }
+done
+log "simulator done: $(grep -c . "$out/slice.swf") lines in slice.swf"
+
+# --- live rows ------------------------------------------------------------------------
+declare -A tb_dir=()
+cleanup() {
+  local rc=$? k
+  trap - EXIT INT TERM
+  for k in "${!tb_dir[@]}"; do
+    "$testbed" down --dir "${tb_dir[$k]}" >/dev/null 2>&1 || true
+    mkdir -p "$out/testbed-$k"
+    cp -r "${tb_dir[$k]}/log" "${tb_dir[$k]}/slurm.conf" "$out/testbed-$k/" 2>/dev/null || true
+    rm -rf "${tb_dir[$k]}"
+  done
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+live() {   # NAME SCHEDULER PARAMS
+  local name=$1 sched=$2 params=$3 dir conf
+  dir=${tb_dir[$name]}
+  log "$name: testbed up ($sched, $nodes x $cpus CPUs, accounting)"
+  "$testbed" up --dir "$dir" --build "$build" --nodes "$nodes" --cpus "$cpus" --accounting \
+    --scheduler "$sched" --params "$params" --extra OverTimeLimit=1 \
+    > "$out/live-$name.testbed" 2> "$out/live-$name.testbed.log" \
+    || { tail -n 20 "$out/live-$name.testbed.log" >&2; return 1; }
+  conf=$dir/slurm.conf
+  log "$name: replay starts"
+  SLURM_CONF=$conf "$replay" "${slice[@]}" --create-users --out "$out/live-$name" \
+    > /dev/null 2> "$out/live-$name.log" || { tail -n 5 "$out/live-$name.log" >&2; return 1; }
+  log "$name: replay done ($(grep -o '"wall_seconds": [0-9.]*' "$out/live-$name.json" | cut -d' ' -f2) s)"
+  "$testbed" down --dir "$dir" >/dev/null 2>&1 || true
+}
+
+tb_dir[backfill]=$(mktemp -d /tmp/eppab-bf.XXXXXX)
+tb_dir[easypp]=$(mktemp -d /tmp/eppab-ep.XXXXXX)
+# Jobs run as the mapped users: slurmd's spool (the batch scripts) must be reachable.
+chmod 755 "${tb_dir[backfill]}" "${tb_dir[easypp]}"
+t0=$(date +%s)
+if [ "$mode" = parallel ]; then
+  live backfill sched/backfill "$bf_params" & a=$!
+  live easypp sched/easypp "$epp_params" & b=$!
+  rc=0
+  wait $a || rc=1
+  wait $b || rc=1
+  [ $rc -eq 0 ] || die "a live replay failed (logs in $out/live-*.log)"
+else
+  live backfill sched/backfill "$bf_params" || die "live replay under sched/backfill failed"
+  live easypp sched/easypp "$epp_params" || die "live replay under sched/easypp failed"
+fi
+live_seconds=$(( $(date +%s) - t0 ))
+log "live replays ($mode) took ${live_seconds}s"
+
+# --- report ---------------------------------------------------------------------------
+field() {   # FILE KEY
+  sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$1"
+}
+runs=(live-backfill live-easypp sim-easy sim-easy++)
+label() {
+  case $1 in
+    live-backfill) echo "live sched/backfill" ;;
+    live-easypp) echo "live sched/easypp (easy++)" ;;
+    sim-easy) echo "simulator easy" ;;
+    sim-easy++) echo "simulator easy++" ;;
+  esac
+}
+pct() {   # A B -> how far A is from B, in percent of B
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%+.0f%%", 100 * (a - b) / b }'
+}
+
+# Per-job data for the plots: wait, bounded slowdown (max(1, (Tw+Tr)/max(10 s, Tr))).
+for r in "${runs[@]}"; do
+  awk -F, 'NR > 1 { w = $8; t = $9; b = (w + t) / (t > 10 ? t : 10); if (b < 1) b = 1;
+                    print w / 60, b, t }' "$out/$r.jobs.csv" > "$out/$r.perjob"
+  sort -g -k1,1 "$out/$r.perjob" | awk '{ a[NR] = $1 } END { for (i = 1; i <= NR; i++) print a[i], i / NR }' > "$out/$r.wait-cdf"
+  sort -g -k2,2 "$out/$r.perjob" | awk '{ a[NR] = $2 } END { for (i = 1; i <= NR; i++) print a[i], i / NR }' > "$out/$r.bsld-cdf"
+  # Busy CPUs over time (hours since the first submit), as a step function.
+  awk -F, -v cpus="$total" 'NR > 1 { print $6, $4; print $7, -$4 }' "$out/$r.jobs.csv" | sort -g -k1,1 -k2,2 \
+    | awk -v cpus="$total" '{ busy += $2; printf "%.4f %.2f\n", $1 / 3600, 100 * busy / cpus }' > "$out/$r.util"
+  # Mean wait per runtime class: <10 min, 10 min-1 h, 1-4 h, >4 h.
+  awk '{ c = $3 < 600 ? 1 : $3 < 3600 ? 2 : $3 < 14400 ? 3 : 4; n[c]++; s[c] += $1 }
+       END { for (c = 1; c <= 4; c++) printf "%d %d %.2f\n", c, n[c], n[c] ? s[c] / n[c] : 0 }' \
+    "$out/$r.perjob" > "$out/$r.classes"
+done
+paste "$out"/live-backfill.classes "$out"/live-easypp.classes "$out"/sim-easy.classes "$out"/sim-easy++.classes \
+  | awk 'BEGIN { split("<10min 10min-1h 1h-4h >4h", name, " ") }
+         { printf "\"%s (n=%d)\" %s %s %s %s\n", name[$1], $2, $3, $6, $9, $12 }' > "$out/classes.dat"
+
+gnuplot <<EOF
+set terminal pngcairo size 900,560 font "Sans,11"
+set key bottom right box opaque
+set grid
+set style line 1 lc rgb "#1f77b4" lw 2.5
+set style line 2 lc rgb "#d62728" lw 2.5
+set style line 3 lc rgb "#1f77b4" lw 2 dt 2
+set style line 4 lc rgb "#d62728" lw 2 dt 2
+set output "$out/wait-cdf.png"
+set title "Wait time CDF (trace time, minutes; log scale, zero waits at the left edge)"
+set xlabel "wait [min]"
+set ylabel "fraction of jobs"
+set logscale x
+set yrange [0:1.02]
+plot "$out/live-backfill.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 1 t "live sched/backfill", \
+     "$out/live-easypp.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 2 t "live sched/easypp", \
+     "$out/sim-easy.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 3 t "simulator easy", \
+     "$out/sim-easy++.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 4 t "simulator easy++"
+set output "$out/bsld-cdf.png"
+set title "Bounded slowdown CDF (log scale)"
+set xlabel "bounded slowdown"
+set xrange [1:*]
+plot "$out/live-backfill.bsld-cdf" u 1:2 w steps ls 1 t "live sched/backfill", \
+     "$out/live-easypp.bsld-cdf" u 1:2 w steps ls 2 t "live sched/easypp", \
+     "$out/sim-easy.bsld-cdf" u 1:2 w steps ls 3 t "simulator easy", \
+     "$out/sim-easy++.bsld-cdf" u 1:2 w steps ls 4 t "simulator easy++"
+unset logscale x
+set xrange [*:*]
+set output "$out/runtime-classes.png"
+set title "Mean wait by runtime class"
+set xlabel "runtime class (trace time)"
+set ylabel "mean wait [min]"
+set yrange [0:*]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set key top left
+plot "$out/classes.dat" u 2:xtic(1) lc rgb "#1f77b4" t "live sched/backfill", \
+     "" u 3 lc rgb "#d62728" t "live sched/easypp", \
+     "" u 4 lc rgb "#aec7e8" t "simulator easy", \
+     "" u 5 lc rgb "#ff9896" t "simulator easy++"
+set output "$out/utilization.png"
+set title "Utilization over time ($total CPUs)"
+set style data lines
+set xlabel "hours since the slice's first submit (trace time)"
+set ylabel "busy CPUs [%]"
+set yrange [0:105]
+set key top right
+plot "$out/live-backfill.util" u 1:2 w steps ls 1 t "live sched/backfill", \
+     "$out/live-easypp.util" u 1:2 w steps ls 2 t "live sched/easypp", \
+     "$out/sim-easy.util" u 1:2 w steps ls 3 t "simulator easy", \
+     "$out/sim-easy++.util" u 1:2 w steps ls 4 t "simulator easy++"
+EOF
+
+{
+  echo "# A/B: sched/backfill vs sched/easypp on $(basename "$trace")"
+  echo
+  echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $nodes nodes x $cpus CPUs ($total CPUs)."
+  echo "Live replays ran $mode (${live_seconds} s wall in all). Times below are trace time (real"
+  echo "times x $speedup). Simulator rows run on the same effective jobs (slice.swf: limits"
+  echo "rounded up to whole minutes of compressed time, runtimes capped at the estimate)."
+  echo
+  echo "| run | jobs | avg wait [min] | avg bsld | avg wait, all jobs [min] | avg bsld, all jobs | utilization [%] | prediction accuracy [%] | killed before limit | timeouts |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  for r in "${runs[@]}"; do
+    j=$out/$r.json
+    printf '| %s | %s | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %s | %s |\n' "$(label "$r")" \
+      "$(field "$j" jobs_recorded)" "$(field "$j" avg_wait_min)" "$(field "$j" avg_bsld)" \
+      "$(field "$j" all_avg_wait_min)" "$(field "$j" all_avg_bsld)" "$(field "$j" utilization)" \
+      "$(field "$j" accuracy)" "$(field "$j" killed_before_limit || echo 0)" "$(field "$j" timeouts)"
+  done
+  echo
+  echo "\"avg wait\" and \"avg bsld\" follow easypp-sim(1): the first 1% of ends and jobs ending after"
+  echo "the last arrival are left out ($(field "$out/live-backfill.json" counted) / $(field "$out/live-easypp.json" counted) / $(field "$out/sim-easy.json" counted) / $(field "$out/sim-easy++.json" counted) jobs counted); the \"all jobs\" columns count every job."
+  echo "Live prediction accuracy is reconstructed: the policy's predictor replayed over the real"
+  echo "schedule (predicted at submit from jobs ended before, corrected, taught at the end)."
+  echo
+  lb=$(field "$out/live-backfill.json" all_avg_wait_min); se=$(field "$out/sim-easy.json" all_avg_wait_min)
+  le=$(field "$out/live-easypp.json" all_avg_wait_min); sp=$(field "$out/sim-easy++.json" all_avg_wait_min)
+  lbb=$(field "$out/live-backfill.json" all_avg_bsld); seb=$(field "$out/sim-easy.json" all_avg_bsld)
+  leb=$(field "$out/live-easypp.json" all_avg_bsld); spb=$(field "$out/sim-easy++.json" all_avg_bsld)
+  echo "Live vs simulator (all jobs): sched/backfill's average wait is $(pct "$lb" "$se") from the"
+  echo "simulator's easy (bounded slowdown $(pct "$lbb" "$seb")); sched/easypp's average wait is"
+  echo "$(pct "$le" "$sp") from the simulator's easy++ (bounded slowdown $(pct "$leb" "$spb"))."
+  echo "EASY++ vs EASY: live $(pct "$le" "$lb") average wait, simulator $(pct "$sp" "$se")."
+  echo
+  echo "![wait CDF](wait-cdf.png)"
+  echo "![bounded slowdown CDF](bsld-cdf.png)"
+  echo "![wait by runtime class](runtime-classes.png)"
+  echo "![utilization](utilization.png)"
+  echo
+  echo "Raw data: live-*.json / sim-*.json (metrics), *.jobs.csv (one row per job), live-*.log"
+  echo "(replay progress), testbed-*/ (Slurm logs and configuration)."
+} > "$out/report.md"
+echo "$out/report.md"

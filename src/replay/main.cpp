@@ -78,13 +78,16 @@ class Progress {
  public:
   Progress(double start, double every, std::size_t total)
       : start_(start), every_(every), total_(total) {}
-  void maybe(std::size_t submitted, const std::map<std::uint64_t, std::size_t>& ids, bool force) {
+  // poll: refresh the counts (squeue) even if no line is due.
+  void maybe(std::size_t submitted, const std::map<std::uint64_t, std::size_t>& ids, bool poll) {
     const double t = now_epoch();
-    if (!force && t - last_ < every_) return;
-    last_ = t;
+    const bool due = t - last_ >= every_;
+    if (!due && !poll) return;
     QueueCounts c = queue_counts(ids);
     pending_ = c.pending;
     running_ = c.running;
+    if (!due && pending_ + running_ > 0) return;
+    last_ = t;
     const std::size_t done = submitted - static_cast<std::size_t>(c.pending + c.running);
     std::fprintf(stderr, "easypp-replay: [%6.1fs] submitted %zu/%zu  pending %d  running %d  done %zu\n",
                  t - start_, submitted, total_, c.pending, c.running, done);
@@ -186,7 +189,7 @@ int run(const ReplayOptions& o) {
     std::vector<std::size_t> index(outcome.jobs.size());
     for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
     write_jobs_csv(o.out + ".jobs.csv", plan, outcome, index, nullptr, metrics_options);
-    const std::string json = summary_json(m, effective, summary);
+    const std::string json = summary_json(m, metrics_all_jobs(outcome, metrics_options), effective, summary);
     write_text(o.out + ".json", json);
     std::printf("%s\n", json.c_str());
     return 0;
@@ -311,7 +314,7 @@ int run(const ReplayOptions& o) {
   summary.avg_wait_all_min = mean_wait_all_min(lo.outcome);
   sim::Metrics m = sim::compute_metrics(lo.outcome, metrics_options);
   write_jobs_csv(o.out + ".jobs.csv", plan, lo.outcome, lo.plan_index, &real, metrics_options);
-  const std::string json = summary_json(m, effective, summary);
+  const std::string json = summary_json(m, metrics_all_jobs(lo.outcome, metrics_options), effective, summary);
   write_text(o.out + ".json", json);
   std::printf("%s\n", json.c_str());
   if (lo.missing > 0) say("%s jobs have no ended record in accounting", std::to_string(lo.missing));

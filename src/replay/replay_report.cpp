@@ -1,5 +1,6 @@
 #include "replay/replay_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -48,8 +49,16 @@ double mean_wait_all_min(const sim::SimOutcome& outcome) {
   return sum / static_cast<double>(outcome.jobs.size()) / 60.0;
 }
 
-std::string summary_json(const sim::Metrics& metrics, const sim::Workload& workload,
-                         const ReplaySummary& s) {
+sim::Metrics metrics_all_jobs(const sim::SimOutcome& outcome, const sim::MetricsOptions& options) {
+  sim::SimOutcome all = outcome;
+  all.last_arrival = std::max(outcome.last_arrival, outcome.last_end);
+  sim::MetricsOptions o = options;
+  o.warmup_fraction = 0;
+  return sim::compute_metrics(all, o);
+}
+
+std::string summary_json(const sim::Metrics& metrics, const sim::Metrics& all,
+                         const sim::Workload& workload, const ReplaySummary& s) {
   // The simulator's own field list, minus what only an engine run has.
   static const std::set<std::string> engine_only = {
       "policy", "predictor", "events", "passes", "sim_seconds", "sim_cpu_seconds",
@@ -68,6 +77,10 @@ std::string summary_json(const sim::Metrics& metrics, const sim::Workload& workl
   auto add = [&](const char* name, const std::string& value) {
     out += std::string(", \"") + name + "\": " + value;
   };
+  add("all_counted", std::to_string(all.counted));
+  add("all_avg_wait_min", num(all.avg_wait_min));
+  add("all_avg_bsld", num(all.avg_bsld));
+  add("all_accuracy", num(all.accuracy_pct));
   add("speedup", num(s.speedup));
   add("jobs_planned", std::to_string(s.jobs_planned));
   add("jobs_recorded", std::to_string(s.jobs_recorded));

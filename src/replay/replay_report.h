@@ -40,8 +40,13 @@ struct ReplaySummary {
 // Mean wait in minutes over all jobs of an outcome.
 double mean_wait_all_min(const sim::SimOutcome& outcome);
 
-std::string summary_json(const sim::Metrics& metrics, const sim::Workload& workload,
-                         const ReplaySummary& summary);
+// Metrics over every job: the simulator's definitions, but with no cool-down exclusion
+// (a short slice ends most jobs after its last arrival, leaving few counted ones).
+sim::Metrics metrics_all_jobs(const sim::SimOutcome& outcome, const sim::MetricsOptions& options);
+
+// `all`: metrics_all_jobs of the same outcome, reported as all_* fields.
+std::string summary_json(const sim::Metrics& metrics, const sim::Metrics& all,
+                         const sim::Workload& workload, const ReplaySummary& summary);
 
 // Per job: trace job, user, account, procs, trace-time submit/start/end (seconds since
 // the slice's first submit), wait, runtime, Slurm limit (min), estimate seen (s),
