@@ -52,7 +52,7 @@ const char* cli_usage() {
   return "usage: easypp-sim --trace FILE --policy P[,P2,...] [--predictor SPEC] [--procs N]\n"
          "         [--size-from requested|allocated] [--runtime replay|cap]\n"
          "         [--load-factor X] [--estimate-factor X] [--skip-bad] [--seed N]\n"
-         "         [--format table|csv|json]\n"
+         "         [--repeat N] [--format table|csv|json]\n"
          "Replays an SWF trace (plain or gzip) through each policy and prints paper-000\n"
          "metrics; the table compares every policy with the first. See easypp-sim(1).\n";
 }
@@ -118,6 +118,9 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     } else if (arg == "--seed") {
       std::string v = next();
       o.seed = static_cast<std::uint64_t>(integer(arg, v, 0, INT64_MAX));
+    } else if (arg == "--repeat") {
+      std::string v = next();
+      o.repeat = static_cast<int>(integer(arg, v, 1, 10000));
     } else if (arg == "--format") {
       std::string v = next();
       if (v == "table") {

@@ -23,6 +23,8 @@ struct CliOptions {
   SimOptions sim;
   bool skip_bad = false;
   std::uint64_t seed = 1;
+  // Runs of each policy with seeds seed, seed+1, ...; > 1 adds a mean/spread summary.
+  int repeat = 1;
   Format format = Format::table;
   bool help = false;
 };

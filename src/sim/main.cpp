@@ -11,6 +11,7 @@
 #include "core/policy.h"
 #include "sim/cli.h"
 #include "sim/metrics.h"
+#include "sim/repeat_summary.h"
 #include "sim/report.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
@@ -57,37 +58,54 @@ int run(const easypp::sim::CliOptions& options) {
   const int skipped = trace.skipped_lines;
   trace = swf::Trace();  // the records are copied into the workload: free them
 
-  RunContext context{&workload, &options, skipped, invariants_checked()};
   std::vector<RunReport> runs;
+  std::vector<RepeatSummary> summaries;
   for (auto& policy : policies) {
-    SimOutcome outcome;
-    try {
-      outcome = simulate(workload, *policy, options.sim);
-    } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "easypp-sim: policy=%s: %s\n", std::string(policy->name()).c_str(),
-                   e.what());
-      return 2;
+    std::vector<RunReport> repeats;
+    for (int k = 0; k < options.repeat; ++k) {
+      // Each repeat: its own seed, reported as that run's "seed".
+      CliOptions run_options = options;
+      run_options.seed = options.seed + static_cast<std::uint64_t>(k);
+      run_options.sim.seed = run_options.seed;
+      RunContext context{&workload, &run_options, skipped, invariants_checked()};
+      SimOutcome outcome;
+      try {
+        outcome = simulate(workload, *policy, run_options.sim);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "easypp-sim: policy=%s: %s\n", std::string(policy->name()).c_str(),
+                     e.what());
+        return 2;
+      }
+      RunReport r;
+      r.policy = outcome.policy;
+      r.predictor = outcome.predictor;
+      r.metrics = compute_metrics(outcome);
+      r.events = outcome.events;
+      r.passes = outcome.passes;
+      r.sim_seconds = outcome.sim_seconds;
+      r.sim_cpu_seconds = outcome.sim_cpu_seconds;
+      r.peak_rss_mb = peak_rss_mb();
+      if (options.format == Format::json) {
+        std::printf("%s\n", json_line(r, context).c_str());
+        std::fflush(stdout);
+      } else if (options.format == Format::csv) {
+        if (runs.empty()) std::printf("%s\n", csv_header(r, context).c_str());
+        std::printf("%s\n", csv_row(r, context).c_str());
+        std::fflush(stdout);
+      }
+      repeats.push_back(r);
+      runs.push_back(std::move(r));
     }
-    RunReport r;
-    r.policy = outcome.policy;
-    r.predictor = outcome.predictor;
-    r.metrics = compute_metrics(outcome);
-    r.events = outcome.events;
-    r.passes = outcome.passes;
-    r.sim_seconds = outcome.sim_seconds;
-    r.sim_cpu_seconds = outcome.sim_cpu_seconds;
-    r.peak_rss_mb = peak_rss_mb();
-    if (options.format == Format::json) {
-      std::printf("%s\n", json_line(r, context).c_str());
-      std::fflush(stdout);
-    } else if (options.format == Format::csv) {
-      if (runs.empty()) std::printf("%s\n", csv_header(r, context).c_str());
-      std::printf("%s\n", csv_row(r, context).c_str());
-      std::fflush(stdout);
+    if (options.repeat > 1) {
+      summaries.push_back(summarize(repeats, options.seed));
+      if (options.format == Format::json) std::printf("%s\n", summary_json(summaries.back()).c_str());
     }
-    runs.push_back(std::move(r));
   }
-  if (options.format == Format::table) std::fputs(table(runs, context).c_str(), stdout);
+  RunContext context{&workload, &options, skipped, invariants_checked()};
+  if (options.format == Format::table) {
+    std::fputs(table(runs, context).c_str(), stdout);
+    if (!summaries.empty()) std::fputs(summary_table(summaries).c_str(), stdout);
+  }
   return 0;
 }
 

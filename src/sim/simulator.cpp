@@ -104,6 +104,25 @@ class Engine {
       o.procs = s.job.procs;
       o.runtime = js.runtime;
     }
+    give_predictor_the_workload();
+  }
+
+  // Paper 003's evaluation predictors: the seed, and the whole workload for their
+  // per-trace category bounds (each job's runtime as this run replays it).
+  void give_predictor_the_workload() {
+    epp_predictor* p = predictions_.handle();
+    epp_predictor_set_seed(p, options_.seed);
+    if (epp_predictor_needs_workload(p) == 0) return;
+    std::vector<epp_workload_job> all(workload_.jobs.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const SimJob& s = workload_.jobs[i];
+      all[i] = epp_workload_job{s.job.id, jobs_[i].runtime, s.job.procs, s.application};
+    }
+    char err[512] = {0};
+    if (epp_set_workload(p, all.data(), all.size(), err, sizeof err) != 0) {
+      throw std::invalid_argument(std::string(err));
+    }
+    out_.predictor = predictions_.spec();  // now with the seed used
   }
 
   SimOutcome run() {

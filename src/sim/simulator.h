@@ -5,6 +5,8 @@
 #ifndef EASYPP_SIM_SIMULATOR_H
 #define EASYPP_SIM_SIMULATOR_H
 
+#include <cstdint>
+
 #include "core/policy.h"
 #include "sim/outcome.h"
 #include "sim/workload.h"
@@ -18,14 +20,17 @@ enum class RuntimeMode { replay, cap };
 
 struct SimOptions {
   RuntimeMode runtime = RuntimeMode::replay;
+  // Seeds predictors that draw random numbers (paper 003's quant/qual); others ignore it.
+  std::uint64_t seed = 1;
 };
 
 // True when this build checks the engine's invariants on every event (the library the
 // unit tests link; see EASYPP_SIM_CHECKS in src/sim/Makefile.am).
 bool invariants_checked();
 
-// Runs the whole workload. Throws std::invalid_argument for a bad predictor spec of the
-// policy, std::logic_error when the policy returns an impossible decision (starting a job
+// Runs the whole workload. Predictors that need the whole workload (paper 003's
+// evaluation kinds) get it before the first arrival. Throws std::invalid_argument for a
+// bad predictor spec of the policy or a workload such a predictor rejects, std::logic_error when the policy returns an impossible decision (starting a job
 // that is not waiting, more processors than the machine) or an invariant fails.
 SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options = {});
 

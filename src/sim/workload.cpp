@@ -74,6 +74,7 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
 
     SimJob s;
     s.swf_job = r.job_number;
+    s.application = r.executable;
     s.runtime = r.runtime;
     s.end_state = end_state_of(r.status);
     Job& j = s.job;

@@ -29,6 +29,7 @@ struct SimJob {
   Time runtime = 0;           // recorded runtime, seconds (>= 0)
   int end_state = 0;          // epp_end_state derived from the SWF status
   std::int64_t swf_job = -1;  // the SWF job number, for reports
+  std::int64_t application = -1;  // SWF executable number (-1 unknown): paper 003's categories
 };
 
 struct Workload {

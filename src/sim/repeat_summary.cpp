@@ -1,0 +1,104 @@
+#include "sim/repeat_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace easypp::sim {
+namespace {
+
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+Spread over(const std::vector<RunReport>& runs, const std::function<double(const Metrics&)>& pick) {
+  std::vector<double> v;
+  v.reserve(runs.size());
+  for (const RunReport& r : runs) v.push_back(pick(r.metrics));
+  return spread_of(v);
+}
+
+void add(std::string& out, const char* name, const Spread& s) {
+  out += std::string(",\"") + name + "_mean\":" + number(s.mean);
+  out += std::string(",\"") + name + "_sd\":" + number(s.sd);
+  out += std::string(",\"") + name + "_min\":" + number(s.min);
+  out += std::string(",\"") + name + "_max\":" + number(s.max);
+}
+
+}  // namespace
+
+Spread spread_of(const std::vector<double>& values) {
+  Spread s;
+  if (values.empty()) return s;
+  double sum = 0;
+  for (double v : values) sum += v;
+  const double n = static_cast<double>(values.size());
+  s.mean = sum / n;
+  double sq = 0;
+  for (double v : values) sq += (v - s.mean) * (v - s.mean);
+  s.sd = values.size() > 1 ? std::sqrt(sq / (n - 1)) : 0;
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  return s;
+}
+
+RepeatSummary summarize(const std::vector<RunReport>& runs, std::uint64_t first_seed) {
+  RepeatSummary s;
+  s.runs = static_cast<int>(runs.size());
+  s.first_seed = first_seed;
+  if (!runs.empty()) {
+    s.policy = runs.front().policy;
+    s.predictor = runs.front().predictor;
+  }
+  s.avg_bsld = over(runs, [](const Metrics& m) { return m.avg_bsld; });
+  s.avg_wait_min = over(runs, [](const Metrics& m) { return m.avg_wait_min; });
+  s.avg_slowdown = over(runs, [](const Metrics& m) { return m.avg_slowdown; });
+  s.accuracy_pct = over(runs, [](const Metrics& m) { return m.accuracy_pct; });
+  s.utilization_pct = over(runs, [](const Metrics& m) { return m.utilization_pct; });
+  return s;
+}
+
+std::string summary_json(const RepeatSummary& s) {
+  std::string out = "{\"summary\":\"repeat\",\"policy\":\"" + escaped(s.policy) + "\",\"predictor\":\"" +
+                    escaped(s.predictor) + "\",\"runs\":" + std::to_string(s.runs) +
+                    ",\"first_seed\":" + std::to_string(s.first_seed);
+  add(out, "avg_bsld", s.avg_bsld);
+  add(out, "avg_wait_min", s.avg_wait_min);
+  add(out, "avg_slowdown", s.avg_slowdown);
+  add(out, "accuracy_pct", s.accuracy_pct);
+  add(out, "utilization_pct", s.utilization_pct);
+  return out + "}";
+}
+
+std::string summary_table(const std::vector<RepeatSummary>& all) {
+  std::string out = "\nrepeats (mean +- sample sd, min-max):\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-14s %5s %6s  %-34s %-34s\n", "policy", "runs", "seeds", "avg bsld",
+                "avg wait [min]");
+  out += line;
+  for (const RepeatSummary& s : all) {
+    const std::string seeds = std::to_string(s.first_seed) + "-" + std::to_string(s.first_seed + s.runs - 1);
+    const std::string bsld = number(s.avg_bsld.mean) + " +- " + number(s.avg_bsld.sd) + " (" +
+                             number(s.avg_bsld.min) + "-" + number(s.avg_bsld.max) + ")";
+    const std::string wait = number(s.avg_wait_min.mean) + " +- " + number(s.avg_wait_min.sd) + " (" +
+                             number(s.avg_wait_min.min) + "-" + number(s.avg_wait_min.max) + ")";
+    std::snprintf(line, sizeof line, "%-14s %5d %6s  %-34s %-34s\n", s.policy.c_str(), s.runs, seeds.c_str(),
+                  bsld.c_str(), wait.c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace easypp::sim
