@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plugin/slurm_api.h"
+#include "plugin/slurm_handles.h"
 #include "plugin/slurm_snapshot.h"
 
 namespace easypp::plugin {
@@ -10,23 +11,22 @@ namespace easypp::plugin {
 bool read_accounting_history(const std::string& cluster, std::uint32_t uid, int days, Time now,
                              std::vector<FinishedJob>& out, std::string& error) {
   slurmdb_job_cond_t cond{};
-  cond.cluster_list = list_create(xfree_ptr);
-  list_append(cond.cluster_list, xstrdup(cluster.c_str()));
+  OwnedList clusters(list_create(xfree_ptr));
+  list_append(clusters.get(), xstrdup(cluster.c_str()));
+  cond.cluster_list = clusters.get();
   cond.usage_start = now - static_cast<Time>(days) * 24 * 3600;
   cond.usage_end = now;
   // Whole jobs with their real start and end, not cut to the window.
   cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
   // 0 would mean "only jobs started with no scheduler flag": none.
   cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
-  List jobs = jobacct_storage_g_get_jobs_cond(acct_db_conn, uid, &cond);
-  FREE_NULL_LIST(cond.cluster_list);
-  if (!jobs) {
+  OwnedList jobs(jobacct_storage_g_get_jobs_cond(acct_db_conn, uid, &cond));
+  if (!jobs.get()) {
     error = "slurmdbd returned no job list";
     return false;
   }
-  ListIterator it = list_iterator_create(jobs);
-  slurmdb_job_rec_t* rec;
-  while ((rec = static_cast<slurmdb_job_rec_t*>(list_next(it)))) {
+  OwnedIterator it(jobs.get());
+  while (slurmdb_job_rec_t* rec = it.next<slurmdb_job_rec_t>()) {
     if (rec->start <= 0 || rec->end < rec->start) continue;  // never ran, or still runs
     FinishedJob f;
     f.job.id = rec->jobid;
@@ -39,8 +39,6 @@ bool read_accounting_history(const std::string& cluster, std::uint32_t uid, int 
     f.end_state = end_state_of(rec->state);
     out.push_back(f);
   }
-  list_iterator_destroy(it);
-  FREE_NULL_LIST(jobs);
   std::stable_sort(out.begin(), out.end(),
                    [](const FinishedJob& a, const FinishedJob& b) { return a.end < b.end; });
   return true;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "easypp/predictor.h"
+#include "plugin/slurm_handles.h"
 
 namespace easypp::plugin {
 
@@ -78,11 +80,13 @@ int end_state_of(std::uint32_t job_state) {
 
 JobQueue read_job_queue(int max_per_partition) {
   JobQueue out;
-  List queue = build_job_queue(true, true);
-  sort_job_queue(queue);
+  OwnedList queue(build_job_queue(true, true));
+  sort_job_queue(queue.get());
   std::map<part_record_t*, std::size_t> index;
-  job_queue_rec_t* rec;
-  while ((rec = static_cast<job_queue_rec_t*>(list_pop(queue)))) {
+  const auto free_rec = [](job_queue_rec_t* r) { xfree(r); };
+  while (std::unique_ptr<job_queue_rec_t, decltype(free_rec)> owned{
+             static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
+    job_queue_rec_t* rec = owned.get();
     ++out.length;
     // Heterogeneous jobs start all components together (the main scheduler's logic);
     // --prefer records are a second try of a queued job: neither is planned here.
@@ -93,9 +97,7 @@ JobQueue read_job_queue(int max_per_partition) {
       if (static_cast<int>(jobs.size()) < max_per_partition)
         jobs.push_back(QueuedJob{rec->job_ptr, rec->priority});
     }
-    xfree(rec);
   }
-  FREE_NULL_LIST(queue);
   return out;
 }
 
@@ -107,7 +109,8 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
   if (!part->node_bitmap || !avail_node_bitmap) return snap;
 
   // Usable = in the partition and available (up, not drained, responding).
-  bitstr_t* usable = bit_copy(part->node_bitmap);
+  OwnedBitmap owned_usable(bit_copy(part->node_bitmap));
+  bitstr_t* usable = owned_usable.get();
   bit_and(usable, avail_node_bitmap);
   int max_node_cpus = 1;
   node_record_t* node;
@@ -117,9 +120,8 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
     max_node_cpus = std::max(max_node_cpus, node_cpus(node));
   }
 
-  ListIterator it = list_iterator_create(job_list);
-  job_record_t* job;
-  while ((job = static_cast<job_record_t*>(list_next(it)))) {
+  OwnedIterator it(job_list);
+  while (job_record_t* job = it.next<job_record_t>()) {
     if (!holds_resources(job)) continue;
     const int cpus = held_cpus(job, usable);
     if (cpus <= 0) continue;
@@ -133,8 +135,6 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
     r.procs = cpus;
     snap.running.push_back(r);
   }
-  list_iterator_destroy(it);
-  FREE_NULL_BITMAP(usable);
 
   for (const QueuedJob& q : queue.jobs) {
     JobRecord r;
@@ -151,9 +151,8 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
 std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
                                             std::unordered_set<JobId>& active) {
   std::vector<FinishedJob> out;
-  ListIterator it = list_iterator_create(job_list);
-  job_record_t* job;
-  while ((job = static_cast<job_record_t*>(list_next(it)))) {
+  OwnedIterator it(job_list);
+  while (job_record_t* job = it.next<job_record_t>()) {
     if (!IS_JOB_FINISHED(job)) {
       active.insert(job->job_id);
       continue;
@@ -171,7 +170,6 @@ std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
     f.end_state = end_state_of(job->job_state);
     out.push_back(f);
   }
-  list_iterator_destroy(it);
   return out;
 }
 
