@@ -122,6 +122,13 @@ bool RuntimeModel::set_workload(const epp_workload_job* jobs, std::size_t n, std
   if (!is_error_model(spec_.kind)) return true;
   auto stats = compute_workload_stats(jobs, n, spec_.error_model.lb_factor, error);
   if (!stats) return false;
+  // An empty category would silently turn this into pure-equal.
+  if (spec_.kind == Kind::Quant && spec_.error_model.category == Category::MoreExecutedApplications &&
+      stats->frequent_apps.empty()) {
+    error = "category=more-executed-applications: the workload has no application numbers "
+            "(SWF field 14 is -1 for every job)";
+    return false;
+  }
   workload_ = std::move(*stats);
   return true;
 }

@@ -143,6 +143,12 @@ TEST(WorkloadBounds, BadJobIsNamed) {
   EXPECT_EQ(epp_set_workload(p.get(), nullptr, 0, err, sizeof err), -1);
   epp_workload_bounds b{};
   EXPECT_EQ(epp_get_workload_bounds(p.get(), &b), 0);
+  // A category that needs application numbers refuses a workload without them.
+  Predictor apps = make("quant:category=more-executed-applications");
+  std::vector<epp_workload_job> anonymous = small_workload();
+  for (auto& j : anonymous) j.application = -1;
+  EXPECT_EQ(epp_set_workload(apps.get(), anonymous.data(), anonymous.size(), err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("no application numbers"), std::string::npos) << err;
   // Without a workload: the estimate, nothing made up.
   epp_job j = job(1, 50, 1, 3600);
   EXPECT_EQ(epp_predict(p.get(), &j), 3600);
