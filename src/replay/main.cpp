@@ -267,9 +267,11 @@ int run(const ReplayOptions& o) {
   std::vector<std::string> problems;
   std::map<std::uint64_t, LiveRecord> records;
   std::string source;
+  std::string raw;
   try {
     for (int attempt = 0; attempt < 30 && g_signal == 0; ++attempt) {
-      records = sacct_records(submitted_ids, problems);
+      problems.clear();
+      records = sacct_records(submitted_ids, problems, &raw);
       source = "sacct";
       if (records.size() == submitted_ids.size()) break;
       sleep_until(now_epoch() + 1.0);
@@ -288,6 +290,7 @@ int run(const ReplayOptions& o) {
     }
   }
   for (const std::string& p : problems) say("%s", p);
+  if (source == "sacct") write_text(o.out + ".sacct.txt", raw);
   summary.records_from = source.empty() ? "none" : source;
 
   std::vector<RealTimes> real(plan.jobs.size());

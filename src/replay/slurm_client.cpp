@@ -159,8 +159,10 @@ int parse_sacct_with_flags(const std::string& line, LiveRecord& out, std::string
 }
 
 std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_t>& ids,
-                                                  std::vector<std::string>& problems) {
+                                                  std::vector<std::string>& problems,
+                                                  std::string* raw) {
   std::map<std::uint64_t, LiveRecord> out;
+  if (raw) raw->clear();
   const std::set<std::uint64_t> wanted(ids.begin(), ids.end());
   for (std::size_t i = 0; i < ids.size(); i += kChunk) {
     std::vector<std::string> argv = {"sacct", "--parsable2", "--noheader", "--allusers",
@@ -168,6 +170,7 @@ std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_
                                      std::string("--format=") + sacct_format(),
                                      "--jobs=" + join_ids(ids, i, std::min(ids.size(), i + kChunk))};
     CommandResult r = must_run(argv);
+    if (raw) *raw += r.out;
     int n = 0;
     for (const std::string& line : lines_of(r.out)) {
       ++n;

@@ -55,8 +55,10 @@ bool cancel(const std::vector<std::uint64_t>& ids, std::string& error);
 
 // Ended jobs among `ids` from sacct (slurmdbd). Throws SlurmError when accounting is not
 // available. Lines that do not parse are reported in `problems` as "sacct:LINE: ...".
+// `raw` (if given) receives sacct's output lines, for checks independent of this parser.
 std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_t>& ids,
-                                                  std::vector<std::string>& problems);
+                                                  std::vector<std::string>& problems,
+                                                  std::string* raw = nullptr);
 
 // Ended jobs among `ids` from a jobcomp/filetxt file.
 std::map<std::uint64_t, LiveRecord> jobcomp_records(const std::string& path,
