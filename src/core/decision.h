@@ -3,6 +3,7 @@
 #ifndef EASYPP_CORE_DECISION_H
 #define EASYPP_CORE_DECISION_H
 
+#include <optional>
 #include <vector>
 
 #include "core/job.h"
@@ -31,6 +32,9 @@ struct Decision {
   std::vector<Reservation> planned_reservations;
   // Running jobs to kill and requeue (restart from the beginning later): papers 002, 004.
   std::vector<JobId> kill_requeue;
+  // Plan again at this time even if nothing else happens (a trial run ends, paper 004).
+  // The simulator adds a wake-up event; a driver with periodic passes may ignore it.
+  std::optional<Time> wake_at;
   // How many waiting jobs the pass examined (sdiag's "depth"): every job it looked at
   // before stopping (a pass stops early once no processor is idle).
   int examined = 0;

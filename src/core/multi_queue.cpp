@@ -195,11 +195,20 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
   const std::size_t n = state.waiting.size();
   queue_of_waiting_.assign(n, -1);  // -1: not in a queue now (delayed, or too wide)
   started_.assign(n, 0);
+  Time next_release = kNever;
   for (std::size_t i = 0; i < n; ++i) {
     const Job& job = state.waiting[i];
     require_plannable(job);
-    if (job.procs <= state.procs && released(job, state.now)) queue_of_waiting_[i] = queue_of(job);
+    if (job.procs > state.procs) continue;
+    if (released(job, state.now)) {
+      queue_of_waiting_[i] = queue_of(job);
+    } else {
+      next_release = std::min(next_release, release_.at(job.id));
+    }
   }
+  // A delayed job joins its queue at its release time: plan again then, even if nothing
+  // else happens.
+  if (next_release != kNever) decision.wake_at = next_release;
   replan(state);
 
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -257,13 +266,16 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
   return decision;
 }
 
-std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits,
-                                         bool variable_delay, bool four_queues) {
+std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, DelayRule delay,
+                                         bool four_queues) {
   MultiQueueConfig c;
   c.name = std::move(name);
   c.traits = std::move(traits);
   if (!four_queues) c.limits.clear();
-  if (variable_delay) c.delay = VariableDelayConfig{};
+  if (delay != DelayRule::none) {
+    c.delay = VariableDelayConfig{};
+    c.delay->first_delta_is_slowdown = delay == DelayRule::paper;
+  }
   return std::make_unique<MultiQueuePolicy>(std::move(c));
 }
 

@@ -114,10 +114,15 @@ class MultiQueuePolicy final : public Policy {
   std::vector<int> share_;
 };
 
-// The registry's three configurations: four queues (paper limits) or one, with or without
-// the variable delay (D_1 = 2500 s, batches of 100, threshold 0.25).
-std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits,
-                                         bool variable_delay, bool four_queues);
+// The registry's configurations: four queues (paper limits) or one, with or without the
+// variable delay (D_1 = 2500 s, batches of 100, threshold 0.25).
+enum class DelayRule {
+  none,
+  paper,       // delta_1 = s_1, as printed (mq-vd)
+  first_zero,  // delta_1 = 0: the first batch only sets the reference (mq-vd0)
+};
+std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, DelayRule delay,
+                                         bool four_queues);
 
 }  // namespace easypp
 

@@ -104,15 +104,23 @@ const std::vector<Entry>& registry() {
       {"lxf-w+", true,
        [](PolicyTraits t) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w+", std::move(t))); },
        on_predictions()},
-      // Paper 001: multiple-queue backfilling (mq), with variable delay (mq-vd), and its
-      // single-queue baseline of Fig. 3 (mq-1q); on user estimates.
-      {"mq", false, [](PolicyTraits t) { return make_multi_queue("mq", std::move(t), false, true); },
+      // Paper 001: multiple-queue backfilling (mq), with variable delay (mq-vd: delta_1 = s_1
+      // as printed; mq-vd0: delta_1 = 0), and its single-queue baseline of Fig. 3 (mq-1q).
+      {"mq", false,
+       [](PolicyTraits t) { return make_multi_queue("mq", std::move(t), DelayRule::none, true); },
        on_estimates()},
       {"mq-vd", false,
-       [](PolicyTraits t) { return make_multi_queue("mq-vd", std::move(t), true, true); },
+       [](PolicyTraits t) {
+         return make_multi_queue("mq-vd", std::move(t), DelayRule::paper, true);
+       },
+       on_estimates()},
+      {"mq-vd0", false,
+       [](PolicyTraits t) {
+         return make_multi_queue("mq-vd0", std::move(t), DelayRule::first_zero, true);
+       },
        on_estimates()},
       {"mq-1q", false,
-       [](PolicyTraits t) { return make_multi_queue("mq-1q", std::move(t), false, false); },
+       [](PolicyTraits t) { return make_multi_queue("mq-1q", std::move(t), DelayRule::none, false); },
        on_estimates()},
   };
   return entries;

@@ -44,8 +44,8 @@ void VariableDelay::job_completed(bool short_job, double slowdown) {
 void VariableDelay::close_batch() {
   if (short_in_batch_ > 0) {
     const double s = short_sum_ / short_in_batch_;
-    // The paper sets delta_1 = s_1 (so the first batch always moves D when s_1 > 0.25).
-    const double delta = batches_ == 0 ? s : proportional_difference(s, previous_slowdown_);
+    const double first = config_.first_delta_is_slowdown ? s : 0.0;
+    const double delta = batches_ == 0 ? first : proportional_difference(s, previous_slowdown_);
     delay_ = next_delay(delay_, delta, config_.initial, config_.threshold);
     previous_slowdown_ = s;
     ++batches_;

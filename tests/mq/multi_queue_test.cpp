@@ -193,6 +193,38 @@ TEST(VariableDelay, BatchesOfCompletedJobs) {
   EXPECT_THROW(VariableDelay({.batch = 0}), std::invalid_argument);
 }
 
+// The variant mq-vd0: delta_1 = 0, so the first batch only sets the reference.
+TEST(VariableDelay, FirstBatchOnlySetsTheReferenceWhenAsked) {
+  VariableDelay v({.initial = 2500, .batch = 1, .threshold = 0.25, .first_delta_is_slowdown = false});
+  v.job_completed(true, 40.0);
+  EXPECT_DOUBLE_EQ(v.delay(), 2500);
+  v.job_completed(true, 10.0);  // delta = (10 - 40) / 40 = -0.75
+  EXPECT_DOUBLE_EQ(v.delay(), 2500 - 0.75 * 2500);
+  v.job_completed(true, 10.0);
+  EXPECT_DOUBLE_EQ(v.delay(), 625);
+  v.job_completed(true, 1.0);  // delta = -0.9: D would be 625 - 2250 < 0
+  EXPECT_DOUBLE_EQ(v.delay(), 0);
+}
+
+// The policy learns completions from its snapshots: a short job that waited 100 s and ran
+// 100 s (slowdown 2) closes a batch of one; on the paper's rule D becomes 2500 + 2 * 2500.
+TEST(MultiQueue, VariableDelayLearnsFromCompletedJobs) {
+  MultiQueueConfig c;
+  c.delay = VariableDelayConfig{.batch = 1};
+  MultiQueuePolicy p(c);
+  ClusterState s;
+  s.procs = 8;
+  s.now = 150;
+  s.running = {RunningJob{submitted(1, 1, 100, 0), 100}};
+  s.waiting = {submitted(2, 8, 50, 120)};
+  p.plan(s);
+  EXPECT_DOUBLE_EQ(p.current_delay(), 2500);
+  s.now = 200;  // job 1 ended at 200: waited 100 s, ran 100 s
+  s.running.clear();
+  p.plan(s);
+  EXPECT_DOUBLE_EQ(p.current_delay(), 7500);
+}
+
 // An extra-long job waits D_1 = 2500 s after its submit time even on an idle machine;
 // shorter queues are not delayed.
 TEST(MultiQueue, VariableDelayHoldsExtraLongJobs) {
