@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "sim/mq_metrics.h"
 
 namespace easypp::sim {
 
@@ -35,6 +38,9 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
   std::vector<double> corrections, diffs, delays;
   std::int64_t with_reservation = 0, stalled = 0, pushbacks = 0;
   double stall_sum = 0;
+  std::array<double, kJobClasses> class_sum{};
+  std::array<std::int64_t, kJobClasses> class_count{};
+  const JobClasses classes;
   for (const JobOutcome& j : outcome.jobs) {
     const double wait = static_cast<double>(j.start - j.submit);
     m.max_wait_min = std::max(m.max_wait_min, wait / 60.0);
@@ -45,6 +51,9 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
     wait_sum += wait;
     bsld_sum += std::max(1.0, (wait + run) / std::max(10.0, run));
     sd_sum += (wait + run) / std::max(1.0, run);
+    const auto c = static_cast<std::size_t>(classes.of(j.runtime));
+    class_sum[c] += (wait + run) / std::max(1.0, run);
+    ++class_count[c];
     acc_sum += j.accuracy;
     corrections.push_back(j.corrections);
     if (j.backfilled) ++m.backfilled;
@@ -70,6 +79,11 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
     m.corrections_sd = c.stddev;
     m.reservation_rate_pct = 100.0 * static_cast<double>(with_reservation) / n;
     m.delay_rate_pct = 100.0 * static_cast<double>(delays.size()) / n;
+  }
+  for (std::size_t c = 0; c < class_sum.size(); ++c) {
+    m.avg_slowdown_class[c] = class_count[c] > 0
+                                  ? class_sum[c] / static_cast<double>(class_count[c])
+                                  : std::numeric_limits<double>::quiet_NaN();
   }
   m.reservation_diff_min = distribution_of(diffs);
   m.delay_min = distribution_of(delays);

@@ -3,6 +3,7 @@
 #ifndef EASYPP_SIM_METRICS_H
 #define EASYPP_SIM_METRICS_H
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct Metrics {
   double avg_wait_min = 0;
   double avg_bsld = 0;      // max(1, (Tw + Tr) / max(10 s, Tr))
   double avg_slowdown = 0;  // (Tw + Tr) / max(1 s, Tr)
+  // The same per runtime class of paper 001 (<= 100 s, <= 1000 s, <= 10000 s, longer;
+  // sim/mq_metrics.h); NaN for a class without counted jobs.
+  std::array<double, 4> avg_slowdown_class{};
   double accuracy_pct = 0;  // time-weighted prediction accuracy, percent
   double corrections_mean = 0;
   double corrections_sd = 0;

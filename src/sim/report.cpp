@@ -68,6 +68,10 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   num("avg_wait_min", m.avg_wait_min);
   num("avg_bsld", m.avg_bsld);
   num("avg_slowdown", m.avg_slowdown);
+  num("avg_slowdown_class1", m.avg_slowdown_class[0]);  // paper 001 runtime classes
+  num("avg_slowdown_class2", m.avg_slowdown_class[1]);
+  num("avg_slowdown_class3", m.avg_slowdown_class[2]);
+  num("avg_slowdown_class4", m.avg_slowdown_class[3]);
   num("accuracy", m.accuracy_pct);
   num("corrections_per_job", m.corrections_mean);
   num("corrections_sd", m.corrections_sd);
