@@ -25,6 +25,9 @@ struct Job {
   Time prediction = 0;
   // Upward corrections so far (a running job that outlived its prediction).
   int corrections = 0;
+  // Earlier runs that were killed and requeued (papers 002, 004); the driver counts them
+  // (simulator: its kill_requeue; Slurm: the job's restart count).
+  int restarts = 0;
   // Queue partition for partitioned policies (paper 001); 0 when the machine is one pool.
   int partition = 0;
 };

@@ -7,6 +7,8 @@
 #include "core/lxfw_backfill.h"
 #include "core/multi_queue.h"
 #include "core/policy.h"
+#include "core/pv_easy.h"
+#include "core/timed_run.h"
 
 namespace easypp {
 namespace {
@@ -84,6 +86,17 @@ const std::vector<Entry>& registry() {
              std::make_unique<ConservativePolicy>("conservative", std::move(t)));
        },
        on_estimates()},
+      // Paper 002: preemptive venture EASY (pv_easy.h), Last Model predictions by default.
+      {"pv-easy", true,
+       [](PolicyTraits t) {
+         return std::unique_ptr<Policy>(std::make_unique<PvEasyPolicy>("pv-easy", std::move(t)));
+       },
+       [] {
+         PolicyTraits t = on_estimates();
+         t.predictor = "last";
+         t.kills = true;
+         return t;
+       }()},
       easy_family("x2", false, doubled_estimates(), {}),
       easy_family("x2+", true, doubled_predictions(), {}),
       easy_family("x2++", true, doubled_predictions(), {.shortest_backfill = true}),
@@ -138,6 +151,7 @@ std::string joined_names() {
 }  // namespace
 
 std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options) {
+  if (name == "timed-run") return make_timed_run(options);  // paper 004; takes base, trial
   for (const Entry& e : registry()) {
     if (name != e.name) continue;
     if (!options.predictor.empty() && !e.predictor_overridable) {
@@ -157,6 +171,7 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& 
 std::vector<std::string> policy_names() {
   std::vector<std::string> names;
   for (const Entry& e : registry()) names.emplace_back(e.name);
+  names.emplace_back("timed-run");
   return names;
 }
 

@@ -26,6 +26,10 @@ struct PolicyTraits {
   // Multiply predictions (X2+ / X2++: doubled predictions); the result is still capped
   // at the (scaled) estimate. Applied by Predictions::predict().
   double prediction_factor = 1.0;
+  // The policy kills running jobs when it needs their processors (papers 002, 004), so a
+  // running job may outlive a reservation by design: drivers must not treat that as a
+  // broken reservation.
+  bool kills = false;
 };
 
 class Policy {
@@ -41,6 +45,9 @@ class Policy {
 struct PolicyOptions {
   // Overrides the policy's default predictor when non-empty (easypp-sim --predictor).
   std::string predictor;
+  // timed-run (paper 004): the base scheduler ("fcfs" or "easy") and the trial length.
+  std::string base = "easy";
+  Time trial_length = 90;
 };
 
 // Builds a policy by name. Throws std::invalid_argument naming the bad name and listing
@@ -61,6 +68,10 @@ struct PolicyOptions {
 //                 (or fit the extra processors)
 //   lxf-w, lxf-w+ EASY with LXF&W(w) backfill order (paper 003: largest expansion factor
 //                 + 0.02 x wait hours first); on estimates; on predictions + correction
+//   pv-easy       preemptive venture EASY (paper 002): shadow-load preemption and venture
+//                 backfilling; Last Model predictions (--predictor overrides)
+//   timed-run     trial runs of options.trial_length s before options.base (fcfs|easy)
+//                 commits (paper 004)
 // options.predictor replaces the predictor of the prediction-based policies (easy+,
 // easy++, x2+, x2++, sjf+, easy++-dbook, easy++-safe); for the others, whose name fixes
 // their predictions, it is an error.

@@ -40,6 +40,16 @@ struct JobOutcome {
   // Kill-and-requeue (papers 002/004): restarts, and time spent in runs that were killed.
   int restarts = 0;
   Time run_before_final = 0;
+  // How the job ended (enum epp_end_state, from the SWF status): failing jobs of paper 004.
+  int end_state = 0;
+};
+
+// One run that was killed and requeued (papers 002/004): which job (index into
+// SimOutcome.jobs) held its processors when. The fairness checkers need every run.
+struct KilledRun {
+  std::uint32_t job = 0;
+  Time start = 0;
+  Time end = 0;
 };
 
 struct SimOutcome {
@@ -54,6 +64,7 @@ struct SimOutcome {
   // Processor-seconds used by all runs, including killed ones; and by killed runs only.
   double busy_proc_seconds = 0;
   double lost_proc_seconds = 0;
+  std::vector<KilledRun> killed_runs;  // in the order they were killed
   // Engine counters, for reports and performance checks.
   std::int64_t events = 0;
   std::int64_t passes = 0;

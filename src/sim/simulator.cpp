@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <queue>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,8 +25,9 @@ namespace {
 constexpr bool kChecks = EASYPP_SIM_CHECKS != 0;
 
 // Terminations sort before expiries of the same moment, so a job ending exactly when its
-// prediction expires is not corrected.
-enum class EventKind : std::uint8_t { end = 0, expiry = 1 };
+// prediction expires is not corrected. A wake-up (Decision.wake_at) comes last: the
+// policy asked to plan at that moment whatever else happens.
+enum class EventKind : std::uint8_t { end = 0, expiry = 1, wake = 2 };
 
 struct Event {
   Time time;
@@ -103,6 +105,7 @@ class Engine {
       o.submit = s.job.submit;
       o.procs = s.job.procs;
       o.runtime = js.runtime;
+      o.end_state = s.end_state;
     }
     give_predictor_the_workload();
   }
@@ -135,21 +138,25 @@ class Engine {
       if (next_arrival < n) now = workload_.jobs[next_arrival].job.submit;
       if (!events_.empty()) now = std::min(now, events_.top().time);
       state_.now = now;
+      bool woken = false;
       while (!events_.empty() && events_.top().time == now) {
         Event e = events_.top();
         events_.pop();
         ++out_.events;
         if (e.kind == EventKind::end) {
           end_job(e);
-        } else {
+        } else if (e.kind == EventKind::expiry) {
           expire_prediction(e);
+        } else {
+          wake_times_.erase(e.time);
+          woken = true;
         }
       }
       while (next_arrival < n && workload_.jobs[next_arrival].job.submit == now) {
         arrive(static_cast<std::uint32_t>(next_arrival++));
         ++out_.events;
       }
-      if (!state_.waiting.empty()) plan();
+      if (!state_.waiting.empty() || woken) plan();
     }
     for (const JobState& js : jobs_) {
       if (js.status != Status::done) fail(policy_name_, state_.now, "a job never ended");
@@ -283,10 +290,12 @@ class Engine {
                                          " which is not running");
     }
     Job job = state_.running[static_cast<std::size_t>(js.run_pos)].job;
+    ++job.restarts;
     const Time ran = state_.now - js.start;
     const double lost = static_cast<double>(job.procs) * static_cast<double>(ran);
     out_.busy_proc_seconds += lost;
     out_.lost_proc_seconds += lost;
+    out_.killed_runs.push_back(KilledRun{i, js.start, state_.now});
     JobOutcome& o = out_.jobs[i];
     ++o.restarts;
     o.run_before_final += ran;
@@ -349,6 +358,10 @@ class Engine {
     ++out_.passes;
     decision_ = policy_.plan(state_);
     for (JobId id : decision_.kill_requeue) kill_requeue(id);
+    if (decision_.wake_at && *decision_.wake_at > state_.now &&
+        wake_times_.insert(*decision_.wake_at).second) {
+      events_.push(Event{*decision_.wake_at, EventKind::wake, 0, 0});
+    }
     if (!decision_.start.empty()) {
       int wanted = used_procs_;
       for (JobId id : decision_.start) {
@@ -410,7 +423,7 @@ class Engine {
     if constexpr (kChecks) {
       // With no running job underpredicted, the real availability is at least the planned
       // one at every moment, so a reservation the backfills respected must be reachable.
-      if (underpredicted_running_ == 0 && planned.job == head.job &&
+      if (!policy_.traits().kills && underpredicted_running_ == 0 && planned.job == head.job &&
           head_perfect_start_ > planned.start) {
         fail(policy_name_, state_.now,
              "backfilling delayed the head reservation of job " + std::to_string(head.job) +
@@ -456,6 +469,7 @@ class Engine {
   ClusterState state_;
   Decision decision_;
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
+  std::set<Time> wake_times_;  // wake-up events pending (one event per moment)
   int used_procs_ = 0;
   int underpredicted_running_ = 0;
   std::int64_t ends_ = 0;

@@ -1,0 +1,81 @@
+// PV-EASY (paper 002 section 4) on hand-made cases, planning on user estimates
+// (--predictor estimate) so every prediction is known: shadow-load preemption and the two
+// steps of venture backfilling, with exact times.
+#include <gtest/gtest.h>
+
+#include "core/policy.h"
+#include "sim/simulator.h"
+#include "support.h"
+
+namespace easypp {
+namespace {
+
+using preempt_test::workload;
+
+sim::SimOutcome run_pv(const sim::Workload& w) {
+  PolicyOptions o;
+  o.predictor = "estimate";
+  auto policy = make_policy("pv-easy", o);
+  return sim::simulate(w, *policy);
+}
+
+// 10 processors. J1 runs 0-100 on 6. J2 (10 procs) is blocked: reservation 100 from the
+// sunny load (J1). J3, J4, J5 (2 procs each) arrive with it. Venture backfilling step 3
+// takes those predicted to end by 100, nearest completion first: J5 (ends 81), then J4
+// (91); J3 (300 s) does not fit the reservation. At 61 J4 ends and step 4 starts J3 on
+// the idle processors regardless of its prediction. At 100 J1 ends: 8 idle, J2 needs 10;
+// J3 is shadow load, killing it lets J2 start now, so it is killed (39 s lost) and
+// restarts when J2 ends.
+TEST(PvEasy, VentureBackfillingThenShadowLoadPreemption) {
+  sim::Workload w = workload(10, {{0, 6, 100, 100}, {1, 10, 50, 50}, {1, 2, 300, 300},
+                                  {1, 2, 60, 90}, {1, 2, 80, 80}});
+  sim::SimOutcome o = run_pv(w);
+  EXPECT_EQ(o.jobs[0].start, 0);
+  EXPECT_EQ(o.jobs[1].start, 100);
+  EXPECT_EQ(o.jobs[1].first_reservation, 100);
+  EXPECT_FALSE(o.jobs[1].backfilled);
+  EXPECT_EQ(o.jobs[4].start, 1);
+  EXPECT_TRUE(o.jobs[4].backfilled);
+  EXPECT_EQ(o.jobs[3].start, 1);
+  EXPECT_TRUE(o.jobs[3].backfilled);
+  EXPECT_EQ(o.jobs[2].restarts, 1);
+  EXPECT_EQ(o.jobs[2].run_before_final, 39);
+  EXPECT_EQ(o.jobs[2].start, 150);
+  EXPECT_EQ(o.jobs[2].end, 450);
+  EXPECT_FALSE(o.jobs[2].backfilled);
+  ASSERT_EQ(o.killed_runs.size(), 1u);
+  EXPECT_EQ(o.killed_runs[0].start, 61);
+  EXPECT_EQ(o.killed_runs[0].end, 100);
+  EXPECT_DOUBLE_EQ(o.lost_proc_seconds, 2.0 * 39);
+}
+
+// 4 processors. J2 (3 procs) blocked behind J1 (2 procs, 0-100); J3 and J4 (1 proc,
+// 500 s) venture-backfilled at 2 and 3. At 100, 2 idle + shadow load J3, J4: killing the
+// lowest priority one (J4) is enough, so J3 keeps running.
+TEST(PvEasy, KillsLowestPriorityFirstAndOnlyAsManyAsNeeded) {
+  sim::Workload w = workload(4, {{0, 2, 100, 100}, {1, 3, 100, 100}, {2, 1, 500, 500},
+                                 {3, 1, 500, 500}});
+  sim::SimOutcome o = run_pv(w);
+  EXPECT_EQ(o.jobs[1].start, 100);
+  EXPECT_EQ(o.jobs[2].start, 2);
+  EXPECT_EQ(o.jobs[2].restarts, 0);
+  EXPECT_EQ(o.jobs[3].restarts, 1);
+  EXPECT_EQ(o.jobs[3].run_before_final, 97);
+  EXPECT_EQ(o.jobs[3].start, 200);
+  EXPECT_EQ(o.jobs[3].end, 700);
+}
+
+// Preemption only if it lets the head start now: 2 idle + 1 shadow < 4 needed, so the
+// shadow job keeps running.
+TEST(PvEasy, NoKillWhenPreemptionWouldNotStartTheHead) {
+  sim::Workload w = workload(4, {{0, 1, 100, 100}, {1, 4, 10, 10}, {2, 1, 50, 500}});
+  sim::SimOutcome o = run_pv(w);
+  // J3 (step 4 at 2) would not let J2 start at any moment before J1 ends: 2 + 1 < 4.
+  EXPECT_EQ(o.jobs[2].start, 2);
+  EXPECT_EQ(o.jobs[2].restarts, 0);
+  EXPECT_EQ(o.jobs[1].start, 100);
+  EXPECT_TRUE(o.killed_runs.empty());
+}
+
+}  // namespace
+}  // namespace easypp

@@ -1,0 +1,124 @@
+// Timed-run scheduling on the hand-made instances of paper 004 section 2.1 (100
+// processors, 90-second trial runs, FCFS base), with the schedules of its Figs. 2 and 3.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/policy.h"
+#include "sim/simulator.h"
+#include "support.h"
+
+namespace easypp {
+namespace {
+
+using preempt_test::workload;
+
+sim::SimOutcome run_timed(const sim::Workload& w, const std::string& base, Time trial = 90) {
+  PolicyOptions o;
+  o.base = base;
+  o.trial_length = trial;
+  auto policy = make_policy("timed-run", o);
+  return sim::simulate(w, *policy);
+}
+
+void expect_run(const sim::JobOutcome& j, Time start, Time end, int restarts,
+                Time run_before_final) {
+  EXPECT_EQ(j.start, start);
+  EXPECT_EQ(j.end, end);
+  EXPECT_EQ(j.restarts, restarts);
+  EXPECT_EQ(j.run_before_final, run_before_final);
+}
+
+// Fig. 2: A(0, 80 procs, 300 s), B(100, 100, 40), C(110, 20, > 90). A continues after its
+// trial (nothing else is there at 90: FCFS commits it). C's trial ends at 200, but B
+// cannot start before 300, so C keeps its processors until B's trial needs them.
+TEST(TimedRunFig2, JobPastItsTrialRunsUntilItsProcessorsAreNeeded) {
+  // C needs 250 s: killed at 300 for B's trial, restarted (committed) when B ends at 340.
+  sim::Workload w = workload(100, {{0, 80, 300, 1000}, {100, 100, 40, 1000},
+                                   {110, 20, 250, 1000}});
+  sim::SimOutcome o = run_timed(w, "fcfs");
+  expect_run(o.jobs[0], 0, 300, 0, 0);
+  expect_run(o.jobs[1], 300, 340, 0, 0);
+  expect_run(o.jobs[2], 340, 590, 1, 190);
+  ASSERT_EQ(o.killed_runs.size(), 1u);
+  EXPECT_EQ(o.killed_runs[0].job, 2u);
+  EXPECT_EQ(o.killed_runs[0].start, 110);
+  EXPECT_EQ(o.killed_runs[0].end, 300);
+  EXPECT_DOUBLE_EQ(o.lost_proc_seconds, 20.0 * 190);
+}
+
+TEST(TimedRunFig2, JobBetween90And190SecondsCompletesInItsExtension) {
+  sim::Workload w = workload(100, {{0, 80, 300, 1000}, {100, 100, 40, 1000},
+                                   {110, 20, 150, 1000}});
+  sim::SimOutcome o = run_timed(w, "fcfs");
+  expect_run(o.jobs[0], 0, 300, 0, 0);
+  expect_run(o.jobs[1], 300, 340, 0, 0);
+  expect_run(o.jobs[2], 110, 260, 0, 0);
+  EXPECT_TRUE(o.killed_runs.empty());
+}
+
+// Fig. 3 (b), the schedule the paper chose: A(0, 70, 90), B(5, 70, 60), C(10, 50, 200),
+// D(20, 20, 140), E(25, 30, 40). D's trial (20-110) is cut at 110 by E's trial; at 150 D
+// waits for C, which only now starts its trial, to be committed at 240.
+TEST(TimedRunFig3, CommitsFollowTheBaseOrderSoDWaitsForC) {
+  sim::Workload w = workload(100, {{0, 70, 90, 1000}, {5, 70, 60, 1000}, {10, 50, 200, 1000},
+                                   {20, 20, 140, 1000}, {25, 30, 40, 1000}});
+  sim::SimOutcome o = run_timed(w, "fcfs");
+  expect_run(o.jobs[0], 0, 90, 0, 0);     // A: short, finishes in its trial
+  expect_run(o.jobs[1], 90, 150, 0, 0);   // B: trial as soon as A's processors free
+  expect_run(o.jobs[2], 150, 350, 0, 0);  // C: trial at 150, continues when committed
+  expect_run(o.jobs[3], 240, 380, 1, 90); // D: trial 20-110 killed, committed after C
+  expect_run(o.jobs[4], 110, 150, 0, 0);  // E: trial on D's processors
+  ASSERT_EQ(o.killed_runs.size(), 1u);
+  EXPECT_EQ(o.killed_runs[0].job, 3u);
+  EXPECT_EQ(o.killed_runs[0].end, 110);
+  // The wait the paper counts: completion - arrival - runtime.
+  EXPECT_EQ(o.jobs[3].end - 20 - 140, 220);
+}
+
+// With EASY as base, C on its trial gets the reservation (at its trial end, 240) and D
+// backfills on the processors C will not need: the schedule of Fig. 3 (a).
+TEST(TimedRunFig3, EasyBaseBackfillsDAroundCsTrial) {
+  sim::Workload w = workload(100, {{0, 70, 90, 1000}, {5, 70, 60, 1000}, {10, 50, 200, 1000},
+                                   {20, 20, 140, 1000}, {25, 30, 40, 1000}});
+  sim::SimOutcome o = run_timed(w, "easy");
+  expect_run(o.jobs[2], 150, 350, 0, 0);
+  expect_run(o.jobs[3], 150, 290, 1, 90);
+  EXPECT_TRUE(o.jobs[3].backfilled);
+  expect_run(o.jobs[4], 110, 150, 0, 0);
+}
+
+TEST(TimedRun, ZeroTrialLengthIsTheBaseScheduler) {
+  sim::Workload w = workload(100, {{0, 70, 90, 1000}, {5, 70, 60, 1000}, {10, 50, 200, 1000},
+                                   {20, 20, 140, 1000}, {25, 30, 40, 1000}});
+  for (const char* base : {"fcfs", "easy"}) {
+    sim::SimOutcome timed = run_timed(w, base, 0);
+    auto plain = make_policy(base);
+    sim::SimOutcome ref = sim::simulate(w, *plain);
+    for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+      EXPECT_EQ(timed.jobs[i].start, ref.jobs[i].start) << base << " job " << i + 1;
+      EXPECT_EQ(timed.jobs[i].restarts, 0);
+    }
+  }
+}
+
+TEST(TimedRun, BadOptionsAreNamed) {
+  PolicyOptions o;
+  o.base = "sjf";
+  EXPECT_THROW(
+      {
+        try {
+          make_policy("timed-run", o);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("base=sjf"), std::string::npos);
+          throw;
+        }
+      },
+      std::invalid_argument);
+  o.base = "fcfs";
+  o.trial_length = -1;
+  EXPECT_THROW(make_policy("timed-run", o), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace easypp
