@@ -1,7 +1,6 @@
 #include "plugin/planner.h"
 
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
 #include "easypp/predictor.h"
@@ -17,6 +16,9 @@ constexpr int kMaxCorrectionsPerPass = 64;
 bool spec_learns(const std::string& spec) {
   return spec.rfind("history", 0) == 0 || spec.rfind("last", 0) == 0;
 }
+
+// "" is the predictor library's default, a history predictor.
+bool history_spec(const std::string& spec) { return spec.empty() || spec.rfind("history", 0) == 0; }
 
 }  // namespace
 
@@ -38,9 +40,9 @@ Planner::PredictionSlot& Planner::slot_for(const std::string& policy_name, const
   if (it != slots_.end()) return it->second;
   const PolicyTraits& traits = policy.traits();
   // The history keys of SchedulerParameters replace a history predictor's defaults only;
-  // a policy planning on user estimates (easy, easy-sjbf) keeps its own predictor.
+  // a policy planning on user estimates (easy, easy-sjbf) or another model keeps its own.
   std::string override_spec;
-  if (spec_learns(traits.predictor)) override_spec = config_.predictor_spec();
+  if (history_spec(traits.predictor)) override_spec = config_.predictor_spec();
   PredictionSlot slot;
   slot.predictions = std::make_unique<Predictions>(traits, override_spec);
   slot.learns = spec_learns(slot.predictions->spec());
