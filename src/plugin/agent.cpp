@@ -1,5 +1,7 @@
 #include "plugin/agent.h"
 
+#include <pthread.h>
+
 #include <exception>
 #include <utility>
 
@@ -10,13 +12,14 @@ Agent::Agent(Hooks hooks, std::chrono::milliseconds poll, std::chrono::milliseco
 
 Agent::~Agent() { stop(); }
 
-void Agent::start() {
+void Agent::start(const char* name) {
   if (thread_.joinable()) return;
   {
     std::lock_guard lock(mutex_);
     stop_ = false;
   }
   thread_ = std::thread([this] { loop(); });
+  if (name) pthread_setname_np(thread_.native_handle(), name);  // best effort
 }
 
 void Agent::stop() {

@@ -32,7 +32,8 @@ class Agent {
   Agent(const Agent&) = delete;
   Agent& operator=(const Agent&) = delete;
 
-  void start();
+  // `name` (at most 15 characters) names the thread in ps/top/gdb, like Slurm's "bckfl".
+  void start(const char* name = nullptr);
   // Asks the thread to finish its current pass and joins it. Idempotent.
   void stop();
   // Run a pass at the next poll, whatever the probe says (reconfiguration).

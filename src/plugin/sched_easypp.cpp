@@ -380,7 +380,7 @@ int init(void) {
       error("sched/easypp: scheduling pass failed: %s", what.c_str());
     };
     g_agent = std::make_unique<Agent>(hooks, kPoll, s->interval());
-    g_agent->start();
+    g_agent->start("easypp");
     info("sched/easypp: %s loaded", plugin_name);
     return SLURM_SUCCESS;
   } catch (...) {

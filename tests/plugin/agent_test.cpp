@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 
 #include "plugin/agent.h"
@@ -58,6 +59,21 @@ TEST(PluginAgent, WakeForcesPass) {
   ASSERT_TRUE(eventually([&] { return passes == 1; }));
   agent.wake();
   EXPECT_TRUE(eventually([&] { return passes == 2; }));
+  agent.stop();
+}
+
+TEST(PluginAgent, ThreadIsNamed) {
+  std::atomic<bool> named{false};
+  Agent agent({[] { return true; },  // passes keep coming until one sees the name
+               [&] {
+                 char name[16] = {};
+                 pthread_getname_np(pthread_self(), name, sizeof name);
+                 named = std::string(name) == "easypp-test";
+               },
+               {}},
+              5ms, 1h);
+  agent.start("easypp-test");
+  EXPECT_TRUE(eventually([&] { return named.load(); }));
   agent.stop();
 }
 
