@@ -53,6 +53,7 @@ const char* cli_usage() {
          "         [--size-from requested|allocated] [--runtime replay|cap]\n"
          "         [--load-factor X] [--estimate-factor X] [--skip-bad] [--seed N]\n"
          "         [--repeat N] [--format table|csv|json]\n"
+         "         [--base fcfs|easy] [--trial-length S]  (timed-run)\n"
          "Replays an SWF trace (plain or gzip) through each policy and prints paper-000\n"
          "metrics; the table compares every policy with the first. See easypp-sim(1).\n";
 }
@@ -87,6 +88,12 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       o.policies = split_commas(arg, v);
     } else if (arg == "--predictor") {
       o.predictor = next();
+    } else if (arg == "--base") {
+      o.base = next();
+      if (o.base != "fcfs" && o.base != "easy") bad(arg, o.base, "expected fcfs or easy");
+    } else if (arg == "--trial-length") {
+      std::string v = next();
+      o.trial_length = integer(arg, v, 0, 100000000);
     } else if (arg == "--procs") {
       std::string v = next();
       o.workload.procs = static_cast<int>(integer(arg, v, 1, 100000000));

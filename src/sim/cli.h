@@ -19,6 +19,8 @@ struct CliOptions {
   std::string trace;
   std::vector<std::string> policies;
   std::string predictor;  // empty: each policy's own
+  std::string base = "easy";  // timed-run's base scheduler (paper 004)
+  Time trial_length = 90;     // timed-run's trial length, seconds; also what "short" means
   WorkloadOptions workload;
   SimOptions sim;
   bool skip_bad = false;

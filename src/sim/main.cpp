@@ -33,6 +33,8 @@ int run(const easypp::sim::CliOptions& options) {
   std::vector<std::unique_ptr<Policy>> policies;
   PolicyOptions policy_options;
   policy_options.predictor = options.predictor;
+  policy_options.base = options.base;
+  policy_options.trial_length = options.trial_length;
   for (const std::string& name : options.policies) {
     try {
       policies.push_back(make_policy(name, policy_options));
@@ -80,6 +82,7 @@ int run(const easypp::sim::CliOptions& options) {
       r.policy = outcome.policy;
       r.predictor = outcome.predictor;
       r.metrics = compute_metrics(outcome);
+      r.preempt = compute_preempt_metrics(outcome, options.trial_length);
       r.events = outcome.events;
       r.passes = outcome.passes;
       r.sim_seconds = outcome.sim_seconds;

@@ -111,6 +111,44 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   num("jobs_per_second", run.sim_seconds > 0 ? static_cast<double>(m.jobs) / run.sim_seconds : 0, 0);
   num("peak_rss_mb", run.peak_rss_mb, 1);
   f.push_back({"invariants_checked", c.invariants_checked ? "true" : "false", false});
+  // Papers 002/004 (src/sim/preempt_metrics.h): kill and requeue, strict fairness and
+  // reservation violations (any policy), failing and short jobs (short: runtime <=
+  // --trial-length).
+  const PreemptMetrics& p = run.preempt;
+  text("base", o.base);
+  intg("trial_length", o.trial_length);
+  intg("reservation_violations", p.reservation.violations);
+  num("rv_mean_parallelism", p.reservation.mean_parallelism);
+  num("rv_dtr_avg_min", p.reservation.dtr_mean_min);
+  num("rv_dtr_max_h", p.reservation.dtr_max_hours);
+  num("rv_si_avg", p.reservation.si_mean);
+  num("rv_si_max", p.reservation.si_max);
+  intg("strict_fairness_delayed_jobs", p.fairness.delayed);
+  intg("blocked_jobs", p.fairness.blocked);
+  num("strict_fairness_delay_avg_min", p.fairness.delay_mean_min);
+  num("strict_fairness_delay_max_h", p.fairness.delay_max_hours);
+  num("mbs", p.mbs);
+  num("mwbs", p.mwbs);
+  intg("blocked_big", p.blocked_big);
+  intg("blocked_small", p.blocked_small);
+  num("mbs_blocked_big", p.mbs_blocked_big);
+  num("mwbs_blocked_big", p.mwbs_blocked_big);
+  num("mbs_blocked_small", p.mbs_blocked_small);
+  num("mwbs_blocked_small", p.mwbs_blocked_small);
+  num("total_load_pct", p.total_load_pct);
+  num("wasted_load_pct", p.wasted_load_pct);
+  intg("preempted_jobs", p.preempted_jobs);
+  num("preempted_pct", p.preempted_pct);
+  num("mkt", p.mkt);
+  num("rtw_pct", p.rtw_pct);
+  auto waits = [&](const char* key, const WaitStats& w) {
+    intg((std::string("jobs_") + key).c_str(), w.count);
+    num((std::string("avg_wait_") + key + "_min").c_str(), w.avg_s / 60.0);
+    num((std::string("max_wait_") + key + "_min").c_str(), w.max_s / 60.0);
+  };
+  waits("failed", p.wait_failed);
+  waits("short", p.wait_short);
+  waits("short_failed", p.wait_short_failed);
   return f;
 }
 

@@ -10,6 +10,7 @@
 #include "sim/cli.h"
 #include "sim/metrics.h"
 #include "sim/outcome.h"
+#include "sim/preempt_metrics.h"
 #include "sim/workload.h"
 
 namespace easypp::sim {
@@ -18,6 +19,7 @@ struct RunReport {
   std::string policy;
   std::string predictor;  // canonical spec
   Metrics metrics;
+  PreemptMetrics preempt;  // papers 002/004 (kill and requeue, fairness, failing jobs)
   std::int64_t events = 0;
   std::int64_t passes = 0;
   double sim_seconds = 0;
