@@ -85,7 +85,7 @@ std::string summary_json(const RepeatSummary& s) {
 std::string summary_table(const std::vector<RepeatSummary>& all) {
   std::string out = "\nrepeats (mean +- sample sd, min-max):\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-14s %5s %6s  %-34s %-34s\n", "policy", "runs", "seeds", "avg bsld",
+  std::snprintf(line, sizeof line, "%-14s %5s %9s  %-44s %s\n", "policy", "runs", "seeds", "avg bsld",
                 "avg wait [min]");
   out += line;
   for (const RepeatSummary& s : all) {
@@ -94,7 +94,7 @@ std::string summary_table(const std::vector<RepeatSummary>& all) {
                              number(s.avg_bsld.min) + "-" + number(s.avg_bsld.max) + ")";
     const std::string wait = number(s.avg_wait_min.mean) + " +- " + number(s.avg_wait_min.sd) + " (" +
                              number(s.avg_wait_min.min) + "-" + number(s.avg_wait_min.max) + ")";
-    std::snprintf(line, sizeof line, "%-14s %5d %6s  %-34s %-34s\n", s.policy.c_str(), s.runs, seeds.c_str(),
+    std::snprintf(line, sizeof line, "%-14s %5d %9s  %-44s %s\n", s.policy.c_str(), s.runs, seeds.c_str(),
                   bsld.c_str(), wait.c_str());
     out += line;
   }
