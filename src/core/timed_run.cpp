@@ -32,6 +32,9 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
   int idle = state.procs;
   for (const RunningJob& r : state.running) idle -= r.job.procs;
 
+  // A new run of the same object (easypp-sim --repeat) starts earlier: forget the last.
+  if (state.now < last_now_) trial_started_.clear();
+  last_now_ = state.now;
   // Forget jobs that ended during their trial (the set only matters for running jobs).
   if (trial_started_.size() > 2 * state.running.size() + 1024) {
     std::erase_if(trial_started_, [&](JobId id) {

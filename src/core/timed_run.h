@@ -58,6 +58,7 @@ class TimedRunPolicy final : public Policy {
   // Job.restarts > 0 (a trial is the only run that is ever killed).
   // Committed ones leave it.
   std::unordered_set<JobId> trial_started_;
+  Time last_now_ = 0;
   // Scratch.
   std::vector<Entry> queue_;
   std::vector<AvailabilityProfile::Busy> busy_;
