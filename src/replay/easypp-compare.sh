@@ -23,7 +23,7 @@ log() { echo "easypp-compare: [$(date +%H:%M:%S)] $*" >&2; }
 here=$(cd "$(dirname "$0")" && pwd)
 build=@bindir_build@/../..
 src=@srcdir_top@
-trace= first= jobs= speedup= out= nodes=4 cpus=16 mode=parallel
+trace='' first='' jobs='' speedup='' out='' nodes=4 cpus=16 mode=parallel
 bf_params='bf_interval=1,bf_resolution=1,bf_continue'
 epp_params='easypp_policy=easy++,easypp_interval=1'
 while [ $# -gt 0 ]; do

@@ -56,7 +56,8 @@ std::string base_name(const std::string& path) {
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path);
-  out << text << "\n";
+  out << text;
+  if (!text.empty() && text.back() != '\n') out << '\n';
   if (!out) throw std::runtime_error(path + ": cannot write");
 }
 
@@ -68,9 +69,15 @@ void ensure_users(const UserMap& users, bool create) {
       throw std::runtime_error("user " + account + " (trace user " + std::to_string(trace_user) +
                                ") does not exist: pass --create-users (root) or --as-self");
     }
-    CommandResult r = run_command({"useradd", "--system", "--no-create-home", "--shell",
-                                   "/usr/sbin/nologin", account});
-    if (r.status != 0) throw std::runtime_error("useradd " + account + ": " + r.err);
+    // Another replay may create the same accounts at the same time (easypp-compare runs
+    // two side by side): a failed useradd is retried, and an account that appeared is fine.
+    CommandResult r;
+    for (int attempt = 0; attempt < 10; ++attempt) {
+      r = run_command({"useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", account});
+      if (r.status == 0 || getpwnam(account.c_str()) != nullptr) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    if (getpwnam(account.c_str()) == nullptr) throw std::runtime_error("useradd " + account + ": " + r.err);
   }
 }
 

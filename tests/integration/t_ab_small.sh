@@ -4,6 +4,7 @@
 # numbers are checked against the raw sacct output of each live run (recomputed here with
 # awk, not with the tool's parser): job count, average wait, jobs killed before their
 # limit (must be 0); the plots must exist.
+# shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_plugin
 need_cmd gnuplot gnuplot-nox
@@ -33,14 +34,14 @@ check_live() {   # NAME LABEL
   [ -s "$sacct" ] || fail "$sacct missing: records did not come from sacct"
   # Allocation lines only (JobIDRaw without a step suffix).
   local count waits states
-  count=$(awk -F'|' '$1 !~ /\./' "$sacct" | wc -l)
+  count=$(awk -F'|' '$1 != "" && $1 !~ /\./' "$sacct" | wc -l)
   assert_eq "$jobs" "$count" "$name: jobs in sacct"
   assert_eq "$jobs" "$(field "$json" jobs_recorded)" "$name: jobs in the JSON"
   assert_eq "$jobs" "$(row "$label" | awk -F'|' '{gsub(/ /, "", $3); print $3}')" "$name: jobs in report.md"
   # Average wait, all jobs, trace minutes: (Start - Submit) x speedup / 60.
   waits=$(awk -F'|' -v f=$speedup '
     function t(s) { gsub(/[-T:]/, " ", s); return mktime(s) }
-    $1 !~ /\./ { n++; w += t($5) - t($4) } END { printf "%.4f", w / n * f / 60 }' "$sacct")
+    $1 != "" && $1 !~ /\./ { n++; w += t($5) - t($4) } END { printf "%.4f", w / n * f / 60 }' "$sacct")
   local reported
   reported=$(field "$json" all_avg_wait_min)
   awk -v a="$waits" -v b="$reported" 'BEGIN { exit !(a - b < 0.01 && b - a < 0.01) }' \
@@ -50,7 +51,7 @@ check_live() {   # NAME LABEL
   in_table=$(row "$label" | awk -F'|' '{gsub(/ /, "", $6); print $6}')
   assert_eq "$(printf '%.1f' "$waits")" "$in_table" "$name: average wait (all jobs) in report.md"
   # Every job ended COMPLETED: none killed before (or at) its limit.
-  states=$(awk -F'|' '$1 !~ /\./ && $9 != "COMPLETED"' "$sacct" | wc -l)
+  states=$(awk -F'|' '$1 != "" && $1 !~ /\./ && $9 != "COMPLETED"' "$sacct" | wc -l)
   assert_eq 0 "$states" "$name: jobs not COMPLETED in sacct"
   assert_eq 0 "$(field "$json" killed_before_limit)" "$name: killed before limit (JSON)"
   assert_eq 0 "$(row "$label" | awk -F'|' '{gsub(/ /, "", $10); print $10}')" "$name: killed before limit (report.md)"
