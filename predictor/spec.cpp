@@ -119,6 +119,25 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
   Spec spec;
   if (text == nullptr || *text == '\0') return spec;
   std::string_view all(text);
+  // "virtual[:error=X,seed=N]", paper 002 section 5.2.2: runtime x (1 + U(-X %, X %)). That
+  // is quant on no category, so the name is an alias of it (one implementation).
+  std::string alias;
+  if (all.substr(0, all.find(':')) == "virtual") {
+    std::string_view keys = all.size() > 8 ? all.substr(8) : std::string_view{};
+    for (std::string_view rest = keys; !rest.empty();) {
+      const auto comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      const std::string_view key = item.substr(0, item.find('='));
+      if (key != "error" && key != "seed") {
+        error = "predictor spec: " + std::string(item) + ": unknown key for virtual (allowed: error, seed)";
+        return std::nullopt;
+      }
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    alias = "quant:category=pure-equal";
+    if (!keys.empty()) alias += "," + std::string(keys);
+    all = alias;
+  }
   auto colon = all.find(':');
   std::string_view kind_text = all.substr(0, colon);
   if (!choose(kKinds, kind_text, spec.kind)) {
