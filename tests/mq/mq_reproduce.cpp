@@ -25,7 +25,7 @@ using namespace easypp::sim;
 int usage() {
   std::fprintf(stderr,
                "usage: mq_reproduce TRACE PREFIX [--estimates exact|user] [--batch N]\n"
-               "                    [--policies mq,mq-vd]\n");
+               "                    [--policies mq,mq-vd,mq-vd0]\n");
   return 2;
 }
 
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   const std::string prefix = argv[2];
   bool exact = true;
   std::size_t batch = 1000;
-  std::vector<std::string> policies = {"mq", "mq-vd"};
+  std::vector<std::string> policies = {"mq", "mq-vd", "mq-vd0"};
   for (int i = 3; i < argc; i += 2) {
     if (i + 1 >= argc) return usage();
     const std::string opt = argv[i], value = argv[i + 1];
