@@ -56,7 +56,9 @@ void MultiQueuePolicy::commit_partitions(const ClusterState& state) {
   // itself): it takes the difference from partitions with idle processors.
   std::vector<int>& used = available_;
   used.assign(static_cast<std::size_t>(k), 0);
-  for (const RunningJob& r : state.running) used[static_cast<std::size_t>(queue_of(r.job))] += r.job.procs;
+  for (const RunningJob& r : state.running) {
+    used[static_cast<std::size_t>(queue_of(r.job))] += r.job.procs;
+  }
   for (int q = 0; q < k; ++q) {
     int deficit = used[static_cast<std::size_t>(q)] - sizes_[static_cast<std::size_t>(q)];
     for (int r = 0; r < k && deficit > 0; ++r) {

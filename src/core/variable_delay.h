@@ -1,7 +1,8 @@
 // The variable delay of paper 001 section 4.2: extra-long jobs may start no earlier than
 // their submit time plus a global delay D, and D follows the slowdown of short jobs. After
 // every batch of completed jobs (100), with s_k the batch's average short-job slowdown:
-//   delta_1 = s_1 (or 0, see first_delta_is_slowdown);  delta_k = (s_k - s_{k-1}) / max(s_k, s_{k-1})  for k > 1
+//   delta_1 = s_1 (or 0: first_delta_is_slowdown)
+//   delta_k = (s_k - s_{k-1}) / max(s_k, s_{k-1})  for k > 1
 //   if |delta_k| > threshold (0.25): D_{k+1} = max(D_k + delta_k * D_1, 0), else D_k.
 // A batch without a short job measures nothing: D and s_{k-1} stay as they were.
 #ifndef EASYPP_CORE_VARIABLE_DELAY_H

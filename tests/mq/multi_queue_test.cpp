@@ -195,7 +195,8 @@ TEST(VariableDelay, BatchesOfCompletedJobs) {
 
 // The variant mq-vd0: delta_1 = 0, so the first batch only sets the reference.
 TEST(VariableDelay, FirstBatchOnlySetsTheReferenceWhenAsked) {
-  VariableDelay v({.initial = 2500, .batch = 1, .threshold = 0.25, .first_delta_is_slowdown = false});
+  VariableDelay v(
+      {.initial = 2500, .batch = 1, .threshold = 0.25, .first_delta_is_slowdown = false});
   v.job_completed(true, 40.0);
   EXPECT_DOUBLE_EQ(v.delay(), 2500);
   v.job_completed(true, 10.0);  // delta = (10 - 40) / 40 = -0.75
@@ -261,7 +262,9 @@ TEST(MultiQueue, OneQueueStartsWhatEasyStarts) {
       used += p;
       s.running.push_back(running(id, p, 1000 - len(rng) / 10, len(rng) + 100));
     }
-    for (JobId id = 100; id < 112; ++id) s.waiting.push_back(submitted(id, procs(rng), len(rng), 900));
+    for (JobId id = 100; id < 112; ++id) {
+      s.waiting.push_back(submitted(id, procs(rng), len(rng), 900));
+    }
     const Decision easy = make_policy("easy")->plan(s);
     const Decision one = make_policy("mq-1q")->plan(s);
     std::vector<JobId> a = easy.start, b = one.start;
