@@ -72,13 +72,17 @@ struct PolicyOptions {
 //                 backfilling; Last Model predictions (--predictor overrides)
 //   timed-run     trial runs of options.trial_length s before options.base (fcfs|easy)
 //                 commits (paper 004)
+//   mq            multiple-queue backfilling (paper 001, multi_queue.h): four queues by
+//                 estimate, each with a processor partition moved by borrowing; estimates
+//   mq-vd, mq-vd0 mq with the variable delay of extra-long jobs (delta_1 = s_1 as
+//                 printed; delta_1 = 0);  mq-1q: one queue (Fig. 3, same starts as easy)
 // options.predictor replaces the predictor of the prediction-based policies (easy+,
 // easy++, x2+, x2++, sjf+, easy++-dbook, easy++-safe); for the others, whose name fixes
 // their predictions, it is an error.
 //
-// Later policies plug in here too: partitions (paper 001) as a policy planning each
-// Job.partition with EasyPass, other orders (paper 003) as JobOrder classes, and
-// kill-and-requeue policies (papers 002, 004) through Decision.kill_requeue.
+// Later policies plug in here too: other orders (paper 003) as JobOrder classes,
+// kill-and-requeue policies (papers 002, 004) through Decision.kill_requeue; partitions
+// (paper 001) are the policy's own memory (MultiQueuePolicy::partition_sizes()).
 std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options = {});
 std::vector<std::string> policy_names();
 
