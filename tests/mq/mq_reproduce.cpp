@@ -1,7 +1,8 @@
 // mq_reproduce: paper 001's experiment on one SWF trace. Runs the single-queue baseline
 // (mq-1q, Fig. 3) and the multiple-queue policies on the same workload and writes
 //   PREFIX.aggregate.tsv  policy, class (all, 1..4), jobs, slowdown, bounded slowdown, R
-//   PREFIX.transient.tsv  policy, batch, first job's submit (days), jobs, s1, sm, R
+//   PREFIX.transient.tsv  policy, batch, first job's submit (days), jobs, s1, sm, R, and R
+//                         per class (R1..R4; 0 where a class has no job in the batch)
 // R = (s1 - sm) / min(s1, sm) against the baseline; every job counts (as in the paper).
 // --estimates exact (default) gives every job its runtime as estimate, the paper's
 // "accurate estimates" (section 3.2, 4); --estimates user keeps the trace's requests.
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
       for (int c = 0; c < kJobClasses; ++c) one(names[c], s.by_class[c], s1.by_class[c]);
     };
     row("mq-1q", s1, single.sim_seconds);
-    std::fprintf(tr, "policy\tbatch\tday\tjobs\ts1\tsm\tR\n");
+    std::fprintf(tr, "policy\tbatch\tday\tjobs\ts1\tsm\tR\tR1\tR2\tR3\tR4\n");
     for (const std::string& name : policies) {
       auto policy = make_policy(name);
       const SimOutcome multi = simulate(w, *policy);
@@ -98,10 +99,15 @@ int main(int argc, char** argv) {
       const auto batches = transient_ratios(single, multi, batch);
       for (std::size_t b = 0; b < batches.size(); ++b) {
         const TransientBatch& t = batches[b];
-        std::fprintf(tr, "%s\t%zu\t%.3f\t%lld\t%.4f\t%.4f\t%.4f\n", name.c_str(), b,
+        std::fprintf(tr, "%s\t%zu\t%.3f\t%lld\t%.4f\t%.4f\t%.4f", name.c_str(), b,
                      static_cast<double>(t.first_submit - single.first_submit) / 86400.0,
                      static_cast<long long>(t.single.all.count), t.single.all.slowdown,
                      t.multi.all.slowdown, t.ratio);
+        for (int c = 0; c < kJobClasses; ++c) {
+          std::fprintf(tr, "\t%.4f", slowdown_ratio(t.single.by_class[c].slowdown,
+                                                    t.multi.by_class[c].slowdown));
+        }
+        std::fprintf(tr, "\n");
       }
     }
     std::fclose(agg);
