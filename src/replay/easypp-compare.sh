@@ -222,7 +222,7 @@ EOF
   echo "# A/B: sched/backfill vs sched/easypp on $(basename "$trace")"
   echo
   echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $nodes nodes x $cpus CPUs ($total CPUs)."
-  echo "Live replays ran $mode (${live_seconds} s wall in all). Times below are trace time (real"
+  echo "Live replays ran $([ "$mode" = parallel ] && echo "side by side" || echo "one after the other") (${live_seconds} s wall for both). Times below are trace time (real"
   echo "times x $speedup). Simulator rows run on the same effective jobs (slice.swf: limits"
   echo "rounded up to whole minutes of compressed time, runtimes capped at the estimate)."
   echo
@@ -234,6 +234,14 @@ EOF
       "$(field "$j" jobs_recorded)" "$(field "$j" avg_wait_min)" "$(field "$j" avg_bsld)" \
       "$(field "$j" all_avg_wait_min)" "$(field "$j" all_avg_bsld)" "$(field "$j" utilization)" \
       "$(field "$j" accuracy)" "$(field "$j" killed_before_limit || echo 0)" "$(field "$j" timeouts)"
+  done
+  for r in live-backfill live-easypp; do
+    bad=$(( $(field "$out/$r.json" killed_before_limit) + $(field "$out/$r.json" missing) + $(field "$out/$r.json" timeouts) ))
+    if [ "$bad" -gt 0 ]; then
+      echo
+      echo "**Warning: $(label "$r"): $(field "$out/$r.json" killed_before_limit) jobs killed before their limit, $(field "$out/$r.json" timeouts) timeouts, $(field "$out/$r.json" missing) without an accounting record (see $r.log and $r.jobs.csv).**"
+      echo "easypp-compare: warning: $r has killed/timed-out/missing jobs" >&2
+    fi
   done
   echo
   echo "\"avg wait\" and \"avg bsld\" follow easypp-sim(1): the first 1% of ends and jobs ending after"
