@@ -1,6 +1,7 @@
 #include "core/multi_queue.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -266,6 +267,47 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
     release_ = std::move(kept);
   }
   return decision;
+}
+
+std::unique_ptr<Policy> make_multi_queue_with_limits(std::string_view name,
+                                                     const std::string& predictor) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string_view::npos) return nullptr;
+  const std::string_view base = name.substr(0, colon);
+  DelayRule delay = DelayRule::none;
+  if (base == "mq-vd") {
+    delay = DelayRule::paper;
+  } else if (base == "mq-vd0") {
+    delay = DelayRule::first_zero;
+  } else if (base != "mq") {
+    return nullptr;
+  }
+  MultiQueueConfig c;
+  c.name = std::string(name);
+  if (!predictor.empty()) {
+    throw std::invalid_argument("policy=" + c.name + " plans on estimates, so predictor=" +
+                                predictor + " does not apply");
+  }
+  c.limits.clear();
+  if (delay != DelayRule::none) {
+    c.delay = VariableDelayConfig{};
+    c.delay->first_delta_is_slowdown = delay == DelayRule::paper;
+  }
+  std::string_view rest = name.substr(colon + 1);
+  for (;;) {
+    const std::size_t sep = rest.find(':');
+    const std::string_view item = rest.substr(0, sep);
+    Time limit = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), limit);
+    if (ec != std::errc() || end != item.data() + item.size()) {
+      throw std::invalid_argument("policy=" + c.name + ": queue limit '" + std::string(item) +
+                                  "' is not a whole number of seconds");
+    }
+    c.limits.push_back(limit);
+    if (sep == std::string_view::npos) break;
+    rest = rest.substr(sep + 1);
+  }
+  return std::make_unique<MultiQueuePolicy>(std::move(c));  // checks the limits
 }
 
 std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, DelayRule delay,

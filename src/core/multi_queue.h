@@ -123,6 +123,13 @@ enum class DelayRule {
 };
 std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, DelayRule delay,
                                          bool four_queues);
+// Other queue limits by name: "mq:L1:L2:..." (also mq-vd:..., mq-vd0:...), limits in
+// seconds, increasing; "mq:60:3600" makes three queues (colons, since easypp-sim takes a
+// comma-separated list of policies). Returns nullptr when `name` has
+// no such prefix; throws std::invalid_argument naming a bad limit, or a `predictor` (the
+// mq policies plan on estimates, so none applies).
+std::unique_ptr<Policy> make_multi_queue_with_limits(std::string_view name,
+                                                     const std::string& predictor);
 
 }  // namespace easypp
 

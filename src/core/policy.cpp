@@ -152,6 +152,7 @@ std::string joined_names() {
 
 std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options) {
   if (name == "timed-run") return make_timed_run(options);  // paper 004; takes base, trial
+  if (auto mq = make_multi_queue_with_limits(name, options.predictor)) return mq;  // mq:L1:L2..
   for (const Entry& e : registry()) {
     if (name != e.name) continue;
     if (!options.predictor.empty() && !e.predictor_overridable) {

@@ -75,7 +75,8 @@ struct PolicyOptions {
 //   mq            multiple-queue backfilling (paper 001, multi_queue.h): four queues by
 //                 estimate, each with a processor partition moved by borrowing; estimates
 //   mq-vd, mq-vd0 mq with the variable delay of extra-long jobs (delta_1 = s_1 as
-//                 printed; delta_1 = 0);  mq-1q: one queue (Fig. 3, same starts as easy)
+//                 printed; delta_1 = 0);  mq-1q: one queue (Fig. 3, same starts as easy);
+//                 other queue limits as mq:L1:L2:... (seconds), e.g. mq:60:3600
 // options.predictor replaces the predictor of the prediction-based policies (easy+,
 // easy++, x2+, x2++, sjf+, easy++-dbook, easy++-safe); for the others, whose name fixes
 // their predictions, it is an error.

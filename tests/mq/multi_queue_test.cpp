@@ -49,6 +49,26 @@ TEST(MultiQueue, QueuesByEstimateWithPaperLimits) {
   EXPECT_THROW(MultiQueuePolicy{c}, std::invalid_argument);
 }
 
+TEST(MultiQueue, OtherLimitsByName) {
+  auto p = make_policy("mq:60:3600");
+  auto* mq = dynamic_cast<MultiQueuePolicy*>(p.get());
+  ASSERT_NE(mq, nullptr);
+  EXPECT_EQ(mq->name(), "mq:60:3600");
+  EXPECT_EQ(mq->queues(), 3);
+  EXPECT_EQ(mq->queue_of(waiting(1, 1, 61)), 1);
+  EXPECT_EQ(mq->current_delay(), 0);
+  auto vd = make_policy("mq-vd0:100");
+  EXPECT_EQ(dynamic_cast<MultiQueuePolicy*>(vd.get())->current_delay(), 2500);
+  EXPECT_THROW(make_policy("mq:60:abc"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq:3600:60"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq:"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mqx:60"), std::invalid_argument);
+  PolicyOptions o;
+  o.predictor = "history";
+  EXPECT_THROW(make_policy("mq:60", o), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq", o), std::invalid_argument);
+}
+
 TEST(MultiQueue, FirstSplitIsEven) {
   MultiQueuePolicy p = four_queues();
   ClusterState s;
