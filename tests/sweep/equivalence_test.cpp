@@ -30,7 +30,7 @@ class Equivalence : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     testing::TempDir dir;
-    testing::write_synthetic_swf(dir.file("synthetic.swf"), 1200);
+    testing::write_synthetic_swf(dir.file("synthetic.swf"), 800);
     workload_ = new sim::Workload(sim::prepare(swf::read(dir.file("synthetic.swf")), {}));
     space_ = new ConfigSpace();
   }
