@@ -10,9 +10,11 @@ usage() {
   cat <<'EOF'
 usage: easypp-compare --trace FILE [--first-job K] --jobs N --speedup F --out DIR
          [--nodes N] [--cpus C] [--sequential | --parallel] [--build DIR]
-         [--backfill-params V] [--easypp-params V]
+         [--backfill-params V] [--easypp-params V] [--report-only]
 Runs the slice under sched/backfill and sched/easypp on fresh testbeds (root, Slurm
 packages, a build with the plugin), and easypp-replay --simulate easy / easy++.
+--report-only remakes DIR/report.md and the plots from DIR/{live-backfill,live-easypp,
+sim-easy,sim-easy++}.{json,jobs.csv} (e.g. replays run by hand on a real partition).
 See easypp-compare(1).
 EOF
 }
@@ -23,7 +25,7 @@ log() { echo "easypp-compare: [$(date +%H:%M:%S)] $*" >&2; }
 here=$(cd "$(dirname "$0")" && pwd)
 build=@bindir_build@/../..
 src=@srcdir_top@
-trace='' first='' jobs='' speedup='' out='' nodes=4 cpus=16 mode=parallel
+trace='' first='' jobs='' speedup='' out='' nodes=4 cpus=16 mode=parallel report_only=no
 bf_params='bf_interval=1,bf_resolution=1,bf_continue'
 epp_params='easypp_policy=easy++,easypp_interval=1'
 while [ $# -gt 0 ]; do
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --cpus) cpus=${2:?}; shift 2 ;;
     --sequential) mode=sequential; shift ;;
     --parallel) mode=parallel; shift ;;
+    --report-only) report_only=yes; shift ;;
     --build) build=${2:?}; shift 2 ;;
     --backfill-params) bf_params=${2:?}; shift 2 ;;
     --easypp-params) epp_params=${2:?}; shift 2 ;;
@@ -52,6 +55,16 @@ done
 [[ "$nodes" =~ ^[0-9]+$ ]] || die "--nodes=$nodes: not a number"
 [[ "$cpus" =~ ^[0-9]+$ ]] || die "--cpus=$cpus: not a number"
 command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+if [ "$report_only" = yes ]; then
+  for r in live-backfill live-easypp sim-easy sim-easy++; do
+    if [ ! -s "$out/$r.json" ] || [ ! -s "$out/$r.jobs.csv" ]; then
+      die "--report-only: $out/$r.json or $out/$r.jobs.csv missing"
+    fi
+  done
+  total=$(sed -n 's/.*"procs": \([0-9]*\).*/\1/p' "$out/sim-easy.json")
+else
 replay=$here/easypp-replay
 [ -x "$replay" ] || replay=$build/src/replay/easypp-replay
 [ -x "$replay" ] || die "easypp-replay not found next to $0 or in $build/src/replay"
@@ -59,8 +72,6 @@ testbed=$src/contrib/testbed
 [ -x "$testbed" ] || die "contrib/testbed not found in $src"
 [ -f "$build/src/plugin/.libs/sched_easypp.so" ] || die "--build=$build: no src/plugin/.libs/sched_easypp.so (configure with a Slurm source tree)"
 build=$(cd "$build" && pwd)
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 total=$((nodes * cpus))
 slice=(--trace "$trace" --jobs "$jobs" --speedup "$speedup")
 [ -z "$first" ] || slice+=(--first-job "$first")
@@ -123,6 +134,8 @@ else
 fi
 live_seconds=$(( $(date +%s) - t0 ))
 log "live replays ($mode) took ${live_seconds}s"
+
+fi
 
 # --- report ---------------------------------------------------------------------------
 field() {   # FILE KEY
@@ -221,8 +234,13 @@ EOF
 {
   echo "# A/B: sched/backfill vs sched/easypp on $(basename "$trace")"
   echo
-  echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $nodes nodes x $cpus CPUs ($total CPUs)."
-  echo "Live replays ran $([ "$mode" = parallel ] && echo "side by side" || echo "one after the other") (${live_seconds} s wall for both). Times below are trace time (real"
+  if [ "$report_only" = yes ]; then
+    echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $total CPUs. Report remade"
+    echo "from the runs' files (--report-only). Times below are trace time (real"
+  else
+    echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $nodes nodes x $cpus CPUs ($total CPUs)."
+    echo "Live replays ran $([ "$mode" = parallel ] && echo "side by side" || echo "one after the other") (${live_seconds} s wall for both). Times below are trace time (real"
+  fi
   echo "times x $speedup). Simulator rows run on the same effective jobs (slice.swf: limits"
   echo "rounded up to whole minutes of compressed time, runtimes capped at the estimate)."
   echo
