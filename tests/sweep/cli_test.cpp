@@ -1,0 +1,116 @@
+// easypp-sweep rank and merge as a user runs them: a hand-made results.csv ranked from
+// the file (the numbers of ranking_test.cpp, worked out by hand there), and two sweep
+// directories merged, with disagreeing lines refused.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sweep/config_space.h"
+#include "sweep/results_file.h"
+#include "sweep/sweep_run.h"
+#include "sweep_test_support.h"
+
+namespace easypp::sweep {
+namespace {
+
+const std::string kSweep = std::string(EASYPP_BUILDDIR) + "/src/sweep/easypp-sweep";
+
+struct Finished {
+  int status = -1;
+  std::string out;
+};
+
+Finished run(const std::string& command) {
+  Finished r;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  r.status = pclose(p);
+  return r;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Cli, RankHandMadeResultsFile) {
+  testing::TempDir dir;
+  const ConfigSpace space;
+  auto line = [&](std::size_t c, const char* trace, const char* wait, const char* bsld) {
+    return std::to_string(c) + ",\"" + space.spec(c) + "\"," + trace + "," + wait + "," + bsld +
+           ",0.5,0.4," + std::to_string(c) + "\n";
+  };
+  std::ofstream(dir.file("results.csv"))
+      << kResultsHeader << "\n"
+      << line(0, "A", "10", "2") << line(1, "A", "20", "1") << line(2, "A", "15", "4")
+      << line(0, "B", "30", "3") << line(1, "B", "30", "6") << line(2, "B", "60", "3")
+      << line(3, "A", "10", "2") << line(3, "B", "30", "3");
+  const Finished r = run(kSweep + " rank --out " + dir.path());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string csv = slurp(dir.file("ranking.csv"));
+  EXPECT_NE(csv.find("\n1,1,2,0,25.000000,1,all,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n2,1,2,3,25.000000,4,all,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n3,3,3,1,50.000000,2,all,partial,avg,estimate,off,estimate,100.000000,"
+                     "0.000000,0.000000,100.000000\n"),
+            std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n4,4,4,2,112.500000,"), std::string::npos) << csv;
+  const std::string md = slurp(dir.file("ranking.md"));
+  EXPECT_NE(md.find("| 1/2 | 25.00% | 1/4 | all |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| average | 25.00% | 50.00% | 53.12% |"), std::string::npos) << md;
+}
+
+TEST(Cli, RankRefusesASpecOfAnotherIndex) {
+  testing::TempDir dir;
+  const ConfigSpace space;
+  std::ofstream(dir.file("results.csv")) << kResultsHeader << "\n5,\"" << space.spec(6)
+                                         << "\",A,1,1,0,0,5\n";
+  const Finished r = run(kSweep + " rank --out " + dir.path());
+  EXPECT_EQ(WEXITSTATUS(r.status), 1);
+  EXPECT_NE(r.out.find(dir.file("results.csv") + ":2: config 5 spec"), std::string::npos) << r.out;
+}
+
+TEST(Cli, MergeSlicesAndRefuseDisagreement) {
+  testing::TempDir dir;
+  testing::write_synthetic_swf(dir.file("t.swf"), 300);
+  const ConfigSpace space;
+  SweepOptions o;
+  o.traces = parse_trace_list(dir.file("t.swf"));
+  o.threads = 1;
+  o.configs = "0-2";
+  o.out = dir.file("a");
+  run_sweep(o, space, nullptr);
+  o.configs = "2-4";  // overlaps a on config 2: the same numbers
+  o.out = dir.file("b");
+  run_sweep(o, space, nullptr);
+  Finished r = run(kSweep + " merge --out " + dir.file("m") + " " + dir.file("a") + " " + dir.file("b"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto rows = read_results(dir.file("m") + "/results.csv").rows;
+  ASSERT_EQ(rows.size(), 5u);
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i].config, i);
+  SweepSettings s;
+  ASSERT_TRUE(read_settings(dir.file("m") + "/sweep.conf", s));
+  EXPECT_EQ(s.traces.size(), 1u);
+
+  // Change b's numbers for config 3: merging again must name both places.
+  std::string text = slurp(dir.file("b") + "/results.csv");
+  const auto at = text.find("\n3,");
+  const auto field = text.find(",t,", at) + 3;
+  text[field] = text[field] == '9' ? '8' : '9';
+  std::ofstream(dir.file("b") + "/results.csv", std::ios::trunc) << text;
+  r = run(kSweep + " merge --out " + dir.file("m") + " " + dir.file("b"));
+  EXPECT_EQ(WEXITSTATUS(r.status), 1);
+  EXPECT_NE(r.out.find("config 3 trace t differs from " + dir.file("m") + "/results.csv:"),
+            std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace easypp::sweep
