@@ -1,6 +1,6 @@
 #include "sweep/sweep_run.h"
 
-#include <sys/stat.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -62,6 +62,17 @@ std::string duration_text(double s) {
     std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
   }
   return buf;
+}
+
+// The cores this process may run on (a Slurm job's allocation, taskset), not the
+// machine's: hardware_concurrency() would oversubscribe a job given 2 of 64 cores.
+unsigned usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 struct LoadedTrace {
@@ -188,9 +199,7 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
                                 settings_conflict(before, now) + "); use another --out");
   }
 
-  const unsigned threads = options.threads > 0
-                               ? options.threads
-                               : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = options.threads > 0 ? options.threads : usable_cores();
 
   // Read every trace once, in parallel.
   const auto read_start = Clock::now();

@@ -32,7 +32,7 @@ struct SweepOptions {
   std::string policy = "easy++";
   std::string configs = "all";  // ConfigSpace::select syntax
   std::string out;              // directory of results.csv and sweep.conf
-  unsigned threads = 0;         // 0: every core
+  unsigned threads = 0;         // 0: every core this process may use (affinity)
   std::size_t max_jobs_per_trace = 0;  // 0: whole traces; else the first N jobs of each
 };
 
