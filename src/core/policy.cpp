@@ -139,15 +139,6 @@ const std::vector<Entry>& registry() {
   return entries;
 }
 
-std::string joined_names() {
-  std::string out;
-  for (const Entry& e : registry()) {
-    if (!out.empty()) out += ", ";
-    out += e.name;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options) {
@@ -165,8 +156,9 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& 
     if (!options.predictor.empty()) traits.predictor = options.predictor;
     return e.make(std::move(traits));
   }
-  throw std::invalid_argument("unknown policy=" + std::string(name) +
-                              " (valid: " + joined_names() + ")");
+  std::string valid;
+  for (const std::string& n : policy_names()) valid += (valid.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown policy=" + std::string(name) + " (valid: " + valid + ")");
 }
 
 std::vector<std::string> policy_names() {
