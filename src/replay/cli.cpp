@@ -1,39 +1,15 @@
 #include "replay/cli.h"
 
-#include <cmath>
 #include <cstdint>
 
 namespace easypp::replay {
 namespace {
 
-[[noreturn]] void bad(const std::string& option, const std::string& value, const std::string& why) {
-  throw UsageError(option + "=" + value + ": " + why);
-}
+using cli::parse_integer;
 
-std::int64_t integer(const std::string& option, const std::string& v, std::int64_t lo, std::int64_t hi) {
-  std::size_t used = 0;
-  std::int64_t x = 0;
-  try {
-    x = std::stoll(v, &used);
-  } catch (const std::exception&) {
-    bad(option, v, "not an integer");
-  }
-  if (used != v.size()) bad(option, v, "not an integer");
-  if (x < lo || x > hi) bad(option, v, "must be in " + std::to_string(lo) + ".." + std::to_string(hi));
-  return x;
-}
-
+// A number >= lo.
 double number(const std::string& option, const std::string& v, double lo) {
-  std::size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::exception&) {
-    bad(option, v, "not a number");
-  }
-  if (used != v.size() || !std::isfinite(x)) bad(option, v, "not a number");
-  if (x < lo) bad(option, v, "must be >= " + std::to_string(lo).substr(0, std::to_string(lo).find('.') + 2));
-  return x;
+  return cli::parse_number(option, v, lo, true);
 }
 
 }  // namespace
@@ -53,91 +29,78 @@ const char* usage() {
 
 ReplayOptions parse_cli(const std::vector<std::string>& args) {
   ReplayOptions o;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string arg = args[i];
-    std::string value;
-    bool has_value = false;
-    if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    auto next = [&]() -> std::string {
-      if (has_value) return value;
-      if (i + 1 >= args.size()) throw UsageError(arg + ": needs a value");
-      return args[++i];
-    };
-    auto flag = [&]() {
-      if (has_value) bad(arg, value, "takes no value");
-    };
+  for (cli::OptionScanner s(args, 1); s.next();) {
+    const std::string& arg = s.arg();
     if (arg == "--help" || arg == "-h") {
-      flag();
+      s.flag();
       o.help = true;
     } else if (arg == "--trace") {
-      o.trace = next();
+      o.trace = s.value();
     } else if (arg == "--first-job") {
-      o.slice.first_job = integer(arg, next(), 0, INT64_MAX);
+      o.slice.first_job = parse_integer(arg, s.value(), 0, INT64_MAX);
     } else if (arg == "--jobs") {
-      o.slice.jobs = integer(arg, next(), 1, 10000000);
+      o.slice.jobs = parse_integer(arg, s.value(), 1, 10000000);
     } else if (arg == "--window") {
-      std::string v = next();
+      std::string v = s.value();
       auto colon = v.find(':');
-      if (colon == std::string::npos) bad(arg, v, "expected START:END (trace submit seconds)");
-      o.slice.window_start = integer(arg, v.substr(0, colon), 0, INT64_MAX);
-      o.slice.window_end = integer(arg, v.substr(colon + 1), 1, INT64_MAX);
-      if (o.slice.window_end <= o.slice.window_start) bad(arg, v, "END must be after START");
+      if (colon == std::string::npos) s.bad(v, "expected START:END (trace submit seconds)");
+      o.slice.window_start = parse_integer(arg, v.substr(0, colon), 0, INT64_MAX);
+      o.slice.window_end = parse_integer(arg, v.substr(colon + 1), 1, INT64_MAX);
+      if (o.slice.window_end <= o.slice.window_start) s.bad(v, "END must be after START");
     } else if (arg == "--speedup") {
-      o.speedup = number(arg, next(), 1);
+      o.speedup = number(arg, s.value(), 1);
     } else if (arg == "--cpus") {
-      o.cpus = static_cast<int>(integer(arg, next(), 1, 10000000));
+      o.cpus = static_cast<int>(parse_integer(arg, s.value(), 1, 10000000));
     } else if (arg == "--partition") {
-      o.partition = next();
+      o.partition = s.value();
     } else if (arg == "--user-prefix") {
-      o.user_prefix = next();
+      o.user_prefix = s.value();
       for (char c : o.user_prefix) {
         if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') && c != '_') {
-          bad(arg, o.user_prefix, "use lower-case letters, digits and _ (a user name prefix)");
+          s.bad(o.user_prefix, "use lower-case letters, digits and _ (a user name prefix)");
         }
       }
       if (o.user_prefix.empty() || !(o.user_prefix[0] >= 'a' && o.user_prefix[0] <= 'z')) {
-        bad(arg, o.user_prefix, "must start with a lower-case letter");
+        s.bad(o.user_prefix, "must start with a lower-case letter");
       }
     } else if (arg == "--create-users") {
-      flag();
+      s.flag();
       o.create_users = true;
     } else if (arg == "--as-self") {
-      flag();
+      s.flag();
       o.as_self = true;
     } else if (arg == "--policy") {
-      o.policy = next();
+      o.policy = s.value();
     } else if (arg == "--simulate") {
-      o.simulate = next();
+      o.simulate = s.value();
     } else if (arg == "--out") {
-      o.out = next();
+      o.out = s.value();
     } else if (arg == "--write-slice") {
-      o.write_slice = next();
+      o.write_slice = s.value();
     } else if (arg == "--jobcomp") {
-      o.jobcomp = next();
+      o.jobcomp = s.value();
     } else if (arg == "--sbatch-arg") {
-      o.sbatch_args.push_back(next());
+      o.sbatch_args.push_back(s.value());
     } else if (arg == "--timeout") {
-      o.timeout = number(arg, next(), 1);
+      o.timeout = number(arg, s.value(), 1);
     } else if (arg == "--progress") {
-      o.progress_every = number(arg, next(), 0.1);
+      o.progress_every = number(arg, s.value(), 0.1);
     } else if (arg == "--size-from") {
-      std::string v = next();
+      std::string v = s.value();
       if (v == "requested") {
         o.size_from = sim::SizeFrom::requested;
       } else if (v == "allocated") {
         o.size_from = sim::SizeFrom::allocated;
       } else {
-        bad(arg, v, "expected requested or allocated");
+        s.bad(v, "expected requested or allocated");
       }
     } else if (arg == "--dry-run") {
-      flag();
+      s.flag();
       o.dry_run = true;
+    } else if (s.is_option()) {
+      s.unknown();
     } else {
-      throw UsageError(arg + ": unknown option (see --help)");
+      throw UsageError(arg + ": unexpected argument (see --help)");
     }
   }
   if (o.help) return o;

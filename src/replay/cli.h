@@ -2,10 +2,10 @@
 #ifndef EASYPP_REPLAY_CLI_H
 #define EASYPP_REPLAY_CLI_H
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "replay/slice.h"
 #include "sim/workload.h"
 
@@ -33,10 +33,7 @@ struct ReplayOptions {
   bool help = false;
 };
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 ReplayOptions parse_cli(const std::vector<std::string>& args);  // args[0] skipped
 const char* usage();

@@ -4,10 +4,10 @@
 #define EASYPP_SIM_CLI_H
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "sim/simulator.h"
 #include "sim/workload.h"
 
@@ -31,10 +31,7 @@ struct CliOptions {
   bool help = false;
 };
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 // argv[0] is skipped. Accepts "--opt value" and "--opt=value".
 CliOptions parse_cli(const std::vector<std::string>& args);

@@ -1,7 +1,7 @@
 // easypp-sweep: paper 000 section 7's sweep of the predictor's configuration space over
 // traces (run), the merge of sweeps run in slices (merge), and their ranking (rank).
 #include <algorithm>
-#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "sweep/config_space.h"
 #include "sweep/ranking.h"
 #include "sweep/results_file.h"
@@ -20,6 +21,7 @@
 namespace {
 
 using namespace easypp::sweep;
+namespace cli = easypp::cli;
 
 const char* kUsage =
     "usage:\n"
@@ -30,57 +32,38 @@ const char* kUsage =
     "  easypp-sweep list [--configs all|FILE|RANGE]\n"
     "See easypp-sweep(1).\n";
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using easypp::cli::UsageError;
 
 struct Args {
   std::map<std::string, std::string> options;
   std::vector<std::string> positional;
 };
 
-// "--opt value" or "--opt=value"; flags listed in `flags` take no value.
+// The options in `valued` take a value, those in `flags` none (names without "--").
 Args parse_args(const std::vector<std::string>& argv, const std::vector<std::string>& valued,
                 const std::vector<std::string>& flags) {
   Args a;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& s = argv[i];
-    if (s.rfind("--", 0) != 0) {
-      a.positional.push_back(s);
+  for (cli::OptionScanner s(argv, 0); s.next();) {
+    if (!s.is_option()) {
+      a.positional.push_back(s.arg());
       continue;
     }
-    std::string name = s.substr(2), value;
-    const auto eq = name.find('=');
-    const bool inline_value = eq != std::string::npos;
-    if (inline_value) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    }
+    const std::string name = s.arg().substr(s.arg().rfind("--", 0) == 0 ? 2 : 1);
     if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
-      if (inline_value) throw UsageError("--" + name + " takes no value");
+      s.flag();
       a.options[name] = "1";
     } else if (std::find(valued.begin(), valued.end(), name) != valued.end()) {
-      if (!inline_value) {
-        if (i + 1 >= argv.size()) throw UsageError("--" + name + " needs a value");
-        value = argv[++i];
-      }
-      a.options[name] = value;
+      a.options[name] = s.value();
     } else {
-      throw UsageError("unknown option " + s);
+      s.unknown();
     }
   }
   return a;
 }
 
 std::size_t parse_count(const std::string& option, const std::string& value, std::size_t max) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-  if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0 || v > max) {
-    throw UsageError("--" + option + "=" + value + ": expected an integer 0-" + std::to_string(max));
-  }
-  return static_cast<std::size_t>(v);
+  return static_cast<std::size_t>(
+      cli::parse_integer("--" + option, value, 0, static_cast<std::int64_t>(max)));
 }
 
 std::string get(const Args& a, const std::string& key, const std::string& fallback = {}) {

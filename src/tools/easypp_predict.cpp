@@ -5,7 +5,6 @@
 #include <pwd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "easypp/predictor.h"
 #include "prediction_stats.h"
 #include "predictor_handle.h"
@@ -38,10 +38,7 @@ const char* kUsageText =
     "SPEC is kind[:key=value,...]; the default is the paper's history:window=2 predictor.\n"
     "See easypp-predict(1).\n";
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using cli::UsageError;
 
 struct Options {
   std::string state, predictor, trace, format = "csv", user;
@@ -51,47 +48,33 @@ struct Options {
   std::vector<std::string> sacct_args;
 };
 
-std::int64_t parse_seconds(const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || v <= 0)
-    throw UsageError("--estimate=" + text + ": expected a positive number of seconds");
-  return v;
-}
-
-Options parse(int argc, char** argv, const std::string& command) {
+Options parse(const std::vector<std::string>& args, const std::string& command) {
   Options o;
-  auto value = [&](int& i) -> std::string {
-    if (i + 1 >= argc) throw UsageError(std::string(argv[i]) + ": missing value");
-    return argv[++i];
-  };
   auto set_source = [&](Options::Source s, const std::string& file) {
     if (o.source != Options::Source::None)
       throw UsageError("give one of --sacct, --sacct-file, --jobcomp, --swf");
     o.source = s;
     o.source_file = file;
   };
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--state") o.state = value(i);
-    else if (a == "--predictor") o.predictor = value(i);
-    else if (a == "--trace") o.trace = value(i);
-    else if (a == "--format") o.format = value(i);
-    else if (a == "--estimate") o.estimate = parse_seconds(value(i));
-    else if (a == "--sacct-file") set_source(Options::Source::SacctFile, value(i));
-    else if (a == "--jobcomp") set_source(Options::Source::Jobcomp, value(i));
-    else if (a == "--swf") set_source(Options::Source::Swf, value(i));
-    else if (a == "--sacct" && command == "import") {
+  for (cli::OptionScanner s(args, 2); s.next();) {
+    if (s.is("--state")) o.state = s.value();
+    else if (s.is("--predictor")) o.predictor = s.value();
+    else if (s.is("--trace")) o.trace = s.value();
+    else if (s.is("--format")) o.format = s.value();
+    else if (s.is("--estimate")) o.estimate = cli::parse_integer(s.arg(), s.value(), 1, INT64_MAX);
+    else if (s.is("--sacct-file")) set_source(Options::Source::SacctFile, s.value());
+    else if (s.is("--jobcomp")) set_source(Options::Source::Jobcomp, s.value());
+    else if (s.is("--swf")) set_source(Options::Source::Swf, s.value());
+    else if (s.is("--sacct") && command == "import") {
+      s.flag();
       set_source(Options::Source::Sacct, "");
-      o.sacct_args.assign(argv + i + 1, argv + argc);  // the rest belongs to sacct
-      break;
-    } else if (!a.empty() && a[0] == '-') {
-      throw UsageError(a + ": unknown option for " + command);
+      o.sacct_args = s.rest();  // the rest belongs to sacct
+    } else if (s.is_option()) {
+      throw UsageError(s.arg() + ": unknown option for " + command);
     } else if (command == "show" && o.user.empty()) {
-      o.user = a;
+      o.user = s.arg();
     } else {
-      throw UsageError(a + ": unexpected argument for " + command);
+      throw UsageError(s.arg() + ": unexpected argument for " + command);
     }
   }
   return o;
@@ -267,7 +250,7 @@ int run(int argc, char** argv) {
   }
   if (command != "import" && command != "show" && command != "stats" && command != "replay")
     throw UsageError(command + ": unknown command");
-  Options o = parse(argc, argv, command);
+  Options o = parse(std::vector<std::string>(argv, argv + argc), command);
   if (command == "import") return cmd_import(o);
   if (command == "show") return cmd_show(o);
   if (command == "stats") return cmd_stats(o);
