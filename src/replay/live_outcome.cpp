@@ -6,16 +6,13 @@
 
 #include "core/predictions.h"
 #include "easypp/predictor.h"
+#include "sim/metrics.h"
 
 namespace easypp::replay {
 
-double accuracy_of(Time prediction, Time runtime) {
-  if (prediction == runtime) return 1.0;
-  if (prediction > runtime) return static_cast<double>(runtime) / static_cast<double>(prediction);
-  return static_cast<double>(prediction) / static_cast<double>(runtime);
-}
-
 namespace {
+
+using sim::accuracy_of;
 
 struct Tracked {
   Job job;

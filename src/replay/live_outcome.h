@@ -49,9 +49,6 @@ LiveOutcome live_outcome(const ReplayPlan& plan, const std::vector<RealTimes>& r
 void reconstruct_accuracy(sim::SimOutcome& outcome, const std::vector<Time>& estimates,
                           const std::vector<UserId>& users, const PolicyTraits& traits);
 
-// accuracy of one prediction against a runtime: min/max ratio, 1 when equal.
-double accuracy_of(Time prediction, Time runtime);
-
 }  // namespace easypp::replay
 
 #endif

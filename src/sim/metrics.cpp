@@ -8,6 +8,12 @@
 
 namespace easypp::sim {
 
+double accuracy_of(Time prediction, Time runtime) {
+  if (prediction == runtime) return 1.0;
+  if (prediction > runtime) return static_cast<double>(runtime) / static_cast<double>(prediction);
+  return static_cast<double>(prediction) / static_cast<double>(runtime);
+}
+
 Distribution distribution_of(std::vector<double>& values) {
   Distribution d;
   d.count = static_cast<std::int64_t>(values.size());

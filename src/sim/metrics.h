@@ -53,6 +53,11 @@ struct Metrics {
   double lost_work_pct = 0;  // of all processor-seconds used
 };
 
+// Paper 000's accuracy of one prediction against the runtime: the smaller over the larger,
+// 1 when equal. The simulator and easypp-replay weight it by how long each prediction was
+// in effect (SimOutcome::JobOutcome::accuracy).
+double accuracy_of(Time prediction, Time runtime);
+
 // Mean, median and population standard deviation of `values` (reordered in place).
 Distribution distribution_of(std::vector<double>& values);
 

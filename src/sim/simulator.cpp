@@ -14,6 +14,7 @@
 #include "core/predictions.h"
 #include "core/profile.h"
 #include "easypp/predictor.h"
+#include "sim/metrics.h"
 
 #ifndef EASYPP_SIM_CHECKS
 #define EASYPP_SIM_CHECKS 0
@@ -59,12 +60,6 @@ struct JobState {
   double accuracy_sum = 0;      // sum of accuracy x seconds in effect
   Time last_perfect_start = kUnset;
 };
-
-double accuracy_of(Time prediction, Time runtime) {
-  if (prediction == runtime) return 1.0;
-  if (prediction > runtime) return static_cast<double>(runtime) / static_cast<double>(prediction);
-  return static_cast<double>(prediction) / static_cast<double>(runtime);
-}
 
 double cpu_seconds() {
   timespec t{};
