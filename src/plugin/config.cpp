@@ -43,8 +43,9 @@ bool parse_int(std::string_view text, int lo, int hi, int& out) {
 
 class Parser {
  public:
-  Parser(const std::vector<std::string>& policies, ParsedConfig& out)
-      : policies_(policies), out_(out) {}
+  Parser(const std::vector<std::string>& policies, const std::vector<std::string>& simulator_only,
+         ParsedConfig& out)
+      : policies_(policies), simulator_only_(simulator_only), out_(out) {}
 
   void key_value(std::string_view key, std::string_view value) {
     const std::string k = lower(key);
@@ -54,8 +55,12 @@ class Parser {
     }
     Config& c = out_.config;
     if (k == "easypp_policy") {
-      if (valid_policy(value)) c.policy = std::string(value);
-      else fail(key, value, "unknown policy (valid: " + join(policies_) + ")", c.policy);
+      if (!valid_policy(value))
+        fail(key, value, "unknown policy (valid: " + join(policies_) + ")", c.policy);
+      else if (simulator_only(value))
+        fail(key, value, kSimulatorOnly, c.policy);
+      else
+        c.policy = std::string(value);
     } else if (k == "easypp_partition_policy") {
       partition_policy(key, value);
     } else if (k == "easypp_window") {
@@ -99,6 +104,13 @@ class Parser {
   bool valid_policy(std::string_view name) const {
     return std::find(policies_.begin(), policies_.end(), name) != policies_.end();
   }
+  bool simulator_only(std::string_view name) const {
+    return std::find(simulator_only_.begin(), simulator_only_.end(), name) != simulator_only_.end();
+  }
+
+  static constexpr const char* kSimulatorOnly =
+      "this policy kills and requeues running jobs (papers 002/004), which sched/easypp does "
+      "not carry out; it runs in easypp-sim only";
 
   void fail(std::string_view key, std::string_view value, const std::string& why,
             const std::string& used = {}) {
@@ -143,6 +155,9 @@ class Parser {
           fail(key, value, "entry '" + std::string(entry) + "': unknown policy (valid: " +
                                join(policies_) + "); partition " + std::string(part) +
                                " uses easypp_policy");
+        else if (simulator_only(pol))
+          fail(key, value, "entry '" + std::string(entry) + "': " + kSimulatorOnly +
+                               "; partition " + std::string(part) + " uses easypp_policy");
         else if (!out_.config.partition_policy.emplace(std::string(part), std::string(pol)).second)
           fail(key, value, "partition " + std::string(part) + " named twice; the first is kept");
       }
@@ -152,6 +167,7 @@ class Parser {
   }
 
   const std::vector<std::string>& policies_;
+  const std::vector<std::string>& simulator_only_;
   ParsedConfig& out_;
   std::set<std::string> seen_;
 };
@@ -170,9 +186,10 @@ std::string Config::predictor_spec() const {
 }
 
 ParsedConfig parse_scheduler_parameters(std::string_view params,
-                                        const std::vector<std::string>& policies) {
+                                        const std::vector<std::string>& policies,
+                                        const std::vector<std::string>& simulator_only) {
   ParsedConfig out;
-  Parser parser(policies, out);
+  Parser parser(policies, simulator_only, out);
   std::string_view rest = params;
   while (!rest.empty()) {
     const auto comma = rest.find(',');

@@ -51,9 +51,12 @@ struct ParsedConfig {
 // Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`
 // belong to Slurm and are ignored; easypp_ keys are case-insensitive like Slurm's. A bad
 // value keeps the default and adds an error; it never throws for bad input.
-// `policies` lists the valid policy names (core's policy_names()).
+// `policies` lists the valid policy names (core's policy_names()); `simulator_only` those
+// whose decisions kill and requeue running jobs (PolicyTraits::kills), which the plugin
+// does not carry out: naming one is an error and keeps the default.
 ParsedConfig parse_scheduler_parameters(std::string_view params,
-                                        const std::vector<std::string>& policies);
+                                        const std::vector<std::string>& policies,
+                                        const std::vector<std::string>& simulator_only = {});
 
 }  // namespace easypp::plugin
 

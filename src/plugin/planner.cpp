@@ -22,6 +22,14 @@ bool history_spec(const std::string& spec) { return spec.empty() || spec.rfind("
 
 }  // namespace
 
+std::vector<std::string> killing_policy_names() {
+  std::vector<std::string> out;
+  for (const auto& name : policy_names()) {
+    if (make_policy(name)->traits().kills) out.push_back(name);
+  }
+  return out;
+}
+
 Planner::Planner(const Config& config) : config_(config) {
   // Every configured policy gets its predictions now, so history loads into all of them.
   std::vector<std::string> names{config_.policy};

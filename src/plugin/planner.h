@@ -22,6 +22,11 @@
 
 namespace easypp::plugin {
 
+// Core policies whose decisions kill and requeue running jobs (PolicyTraits::kills:
+// pv-easy, timed-run). The plugin does not carry kills out, so its configuration refuses
+// them (parse_scheduler_parameters' simulator_only).
+std::vector<std::string> killing_policy_names();
+
 struct PartitionPlan {
   std::string policy;
   ClusterState state;  // what the policy saw (for traces and tests)

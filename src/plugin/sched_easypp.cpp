@@ -125,7 +125,7 @@ class Scheduler {
     }
     if (planner_ && params == params_) return;
     params_ = params;
-    ParsedConfig parsed = parse_scheduler_parameters(params, policy_names());
+    ParsedConfig parsed = parse_scheduler_parameters(params, policy_names(), killing_policy_names());
     for (const auto& line : parsed.errors) error("sched/easypp: %s", line.c_str());
 
     // Keep what the old planner learnt: it is loaded back from the state file below.

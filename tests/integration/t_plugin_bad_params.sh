@@ -30,3 +30,17 @@ grep -q "sched/easypp: policy=easy-sjbf," "$log" || fail "scontrol reconfigure d
 note "ok: reconfigure applied easypp_policy=easy-sjbf"
 j=$(tb_submit 1 1 ok2 "sleep 1")
 wait_state "$j" COMPLETED 20
+
+# A policy that kills and requeues running jobs is simulator-only: refused, with the reason.
+before=$(grep -c "sched/easypp: policy=easy++," "$log")
+sed -i 's/^SchedulerParameters=.*/SchedulerParameters=easypp_policy=pv-easy/' "$TB_DIR/slurm.conf"
+scontrol reconfigure
+want="error: sched/easypp: SchedulerParameters easypp_policy=pv-easy: this policy kills and requeues running jobs"
+for _ in $(seq 50); do grep -qF "$want" "$log" && break; sleep 0.2; done
+grep -qF "$want" "$log" || fail "missing in slurmctld.log: $want"
+note "ok: logged: $want"
+for _ in $(seq 50); do [ "$(grep -c "sched/easypp: policy=easy++," "$log")" -gt "$before" ] && break; sleep 0.2; done
+[ "$(grep -c "sched/easypp: policy=easy++," "$log")" -gt "$before" ] || fail "pv-easy refused, but the default easy++ was not put back"
+note "ok: pv-easy refused, default easy++ in use"
+j=$(tb_submit 1 1 ok3 "sleep 1")
+wait_state "$j" COMPLETED 20

@@ -142,5 +142,25 @@ TEST(PluginConfig, DuplicatePartitionKeepsFirst) {
   EXPECT_EQ(p.config.policy_for("a"), "easy");
 }
 
+// Policies that kill and requeue running jobs are simulator-only: the plugin does not
+// carry kills out, so naming one keeps the default and says why.
+TEST(PluginConfig, KillingPoliciesAreRefusedWithTheReason) {
+  const std::vector<std::string> policies = {"easy", "easy++", "pv-easy", "timed-run"};
+  const std::vector<std::string> killing = {"pv-easy", "timed-run"};
+  const ParsedConfig p = parse_scheduler_parameters(
+      "easypp_policy=pv-easy,easypp_partition_policy=a:timed-run;b:easy", policies, killing);
+  ASSERT_EQ(p.errors.size(), 2u);
+  EXPECT_EQ(p.errors[0],
+            "SchedulerParameters easypp_policy=pv-easy: this policy kills and requeues running "
+            "jobs (papers 002/004), which sched/easypp does not carry out; it runs in easypp-sim "
+            "only; using default easy++");
+  EXPECT_NE(p.errors[1].find("entry 'a:timed-run': this policy kills and requeues running jobs"),
+            std::string::npos) << p.errors[1];
+  EXPECT_NE(p.errors[1].find("partition a uses easypp_policy"), std::string::npos) << p.errors[1];
+  EXPECT_EQ(p.config.policy, "easy++");
+  EXPECT_EQ(p.config.policy_for("a"), "easy++");
+  EXPECT_EQ(p.config.policy_for("b"), "easy");
+}
+
 }  // namespace
 }  // namespace easypp::plugin

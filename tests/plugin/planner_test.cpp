@@ -267,5 +267,15 @@ TEST(PluginPlanner, PredictorKeysFormTheHistorySpec) {
   EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 90) << "window=1: the last job";
 }
 
+// The plugin refuses exactly the policies whose decisions kill running jobs.
+TEST(PluginPlanner, KillingPoliciesAreTheOnesWithKillsTrait) {
+  const std::vector<std::string> killing = killing_policy_names();
+  EXPECT_NE(std::find(killing.begin(), killing.end(), "pv-easy"), killing.end());
+  EXPECT_NE(std::find(killing.begin(), killing.end(), "timed-run"), killing.end());
+  for (const char* live : {"easy", "easy+", "easy-sjbf", "easy++", "conservative", "mq"}) {
+    EXPECT_EQ(std::find(killing.begin(), killing.end(), live), killing.end()) << live;
+  }
+}
+
 }  // namespace
 }  // namespace easypp::plugin
