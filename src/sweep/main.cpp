@@ -135,9 +135,11 @@ int cmd_rank(const std::vector<std::string>& argv) {
   const Ranking ranking = rank_results(content.rows);
   write_file(dir + "/ranking.md", ranking_markdown(ranking, space, settings, "`" + path + "`"));
   write_file(dir + "/ranking.csv", ranking_csv(ranking, space));
+  write_file(dir + "/distribution.csv", distribution_csv(rank_distribution(ranking, space, 20)));
   std::fprintf(stderr, "easypp-sweep: ranked %zu configurations (%zu incomplete): %s/ranking.md, "
-               "%s/ranking.csv\n",
-               ranking.ranked.size(), ranking.incomplete.size(), dir.c_str(), dir.c_str());
+               "%s/ranking.csv, %s/distribution.csv\n",
+               ranking.ranked.size(), ranking.incomplete.size(), dir.c_str(), dir.c_str(),
+               dir.c_str());
   return 0;
 }
 

@@ -55,6 +55,13 @@ std::string group_row(const Ranking& ranking, std::size_t first, std::size_t las
   return row + "\n";
 }
 
+// The paper's Fig. 9 shows window sizes in groups of five.
+std::string window_group(const std::string& window) {
+  const int w = std::stoi(window);
+  const int first = (w - 1) / 5 * 5 + 1;
+  return std::to_string(first) + "-" + std::to_string(first + 4);
+}
+
 std::string statistics_cell(const Statistics& s, double Statistics::*field) {
   return s.count == 0 ? "n/a" : pct(s.*field);
 }
@@ -172,6 +179,51 @@ Statistics statistics(const Ranking& ranking, const std::function<bool(std::size
   }
   s.stddev = std::sqrt(sq / static_cast<double>(s.count));
   return s;
+}
+
+RankDistribution rank_distribution(const Ranking& ranking, const ConfigSpace& space,
+                                   std::size_t bins) {
+  RankDistribution d;
+  if (bins == 0) throw std::invalid_argument("rank_distribution: bins must be > 0");
+  d.bin_size.assign(bins, 0);
+  // Values in the order the space enumerates them, per parameter.
+  std::map<std::pair<std::size_t, std::string>, std::size_t> slot;
+  for (std::size_t k = 0; k < kParameterKeys.size(); ++k) {
+    for (std::size_t c = 0; c < space.size(); ++c) {
+      std::string v = space.parameters(c)[k];
+      if (k == 0) v = window_group(v);
+      if (slot.try_emplace({k, v}, d.values.size()).second) {
+        d.values.push_back({std::string(kParameterKeys[k]), v, std::vector<std::size_t>(bins, 0)});
+      }
+    }
+  }
+  const std::size_t n = ranking.ranked.size();
+  for (std::size_t pos = 0; pos < n; ++pos) {
+    const std::size_t bin = pos * bins / n;
+    ++d.bin_size[bin];
+    const Parameters& p = space.parameters(ranking.ranked[pos].config);
+    for (std::size_t k = 0; k < kParameterKeys.size(); ++k) {
+      ++d.values[slot.at({k, k == 0 ? window_group(p[k]) : p[k]})].counts[bin];
+    }
+  }
+  return d;
+}
+
+std::string distribution_csv(const RankDistribution& d) {
+  const std::size_t bins = d.bin_size.size();
+  std::string csv = "parameter,value,bin,first_pct,last_pct,configurations,share_pct\n";
+  for (const auto& v : d.values) {
+    for (std::size_t b = 0; b < bins; ++b) {
+      const double share = d.bin_size[b] ? 100.0 * static_cast<double>(v.counts[b]) /
+                                               static_cast<double>(d.bin_size[b])
+                                         : 0.0;
+      csv += v.parameter + "," + v.value + "," + std::to_string(b) + "," +
+             fixed(100.0 * static_cast<double>(b) / static_cast<double>(bins), 2) + "," +
+             fixed(100.0 * static_cast<double>(b + 1) / static_cast<double>(bins), 2) + "," +
+             std::to_string(v.counts[b]) + "," + fixed(share, 2) + "\n";
+    }
+  }
+  return csv;
 }
 
 std::string ranking_markdown(const Ranking& ranking, const ConfigSpace& space,
@@ -298,6 +350,80 @@ std::string ranking_markdown(const Ranking& ranking, const ConfigSpace& space,
     md += "| " + ws + " | " + std::to_string(s.count) + " | " + pct(s.mean) + " | " +
           pct(s.stddev) + " |\n";
   }
+
+  md += "\n## Parameter values by rank (cf. Fig. 9)\n\n"
+        "Share of each value among the configurations in each slice of the ranking (position "
+        "as a percentage of the " + std::to_string(n) + " ranked). A value that does not matter "
+        "keeps the same share in every slice. distribution.csv has the 5% slices the figure "
+        "plots.\n\n"
+        "| parameter | value | top 5% | 5-25% | 25-50% | 50-75% | bottom 25% |\n"
+        "|---|---|---:|---:|---:|---:|---:|\n";
+  const RankDistribution dist = rank_distribution(ranking, space, 20);
+  const std::pair<std::size_t, std::size_t> slices[] = {{0, 1}, {1, 5}, {5, 10}, {10, 15}, {15, 20}};
+  for (const auto& v : dist.values) {
+    md += "| " + v.parameter + " | " + v.value + " |";
+    for (const auto& [from, to] : slices) {
+      std::size_t have = 0, size = 0;
+      for (std::size_t b = from; b < to; ++b) {
+        have += v.counts[b];
+        size += dist.bin_size[b];
+      }
+      md += " " + (size ? fixed(100.0 * static_cast<double>(have) / static_cast<double>(size), 1) + "%"
+                        : std::string("n/a")) + " |";
+    }
+    md += "\n";
+  }
+
+  md += "\n## The chosen subspace by largest window (cf. Fig. 11, left)\n\n"
+        "Configurations with type=all and correction=estimate and window size at most k: "
+        "where they rank. The paper chooses k = 3 because every configuration there ranks "
+        "high.\n\n"
+        "| k | configurations | best rank | worst rank | worst rank, % of ranked | mean degradation | "
+        "max degradation |\n|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (int k : {30, 10, 6, 3, 2, 1}) {
+    std::size_t count = 0, best = 0, worst = 0;
+    double sum = 0, max = 0;
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      const Parameters& p = space.parameters(ranking.ranked[pos].config);
+      if (p[1] != "all" || p[6] != "estimate" || std::stoi(p[0]) > k) continue;
+      if (count == 0) best = pos + 1;
+      worst = pos + 1;
+      ++count;
+      sum += ranking.ranked[pos].average;
+      max = std::max(max, ranking.ranked[pos].average);
+    }
+    if (count == 0) continue;
+    md += "| " + std::to_string(k) + " | " + std::to_string(count) + " | " + std::to_string(best) +
+          " | " + std::to_string(worst) + " | " +
+          fixed(100.0 * static_cast<double>(worst) / static_cast<double>(n), 1) + "% | " +
+          pct(sum / static_cast<double>(count)) + " | " + pct(max) + " |\n";
+  }
+
+  // Section 7's argument for type=all: its bad configurations are nearly all avoided by
+  // correction=estimate and a small window.
+  std::size_t tail_all = 0, tail_estimate = 0, tail_min_large = 0, window_sum = 0;
+  for (std::size_t pos = n - n * 3 / 10; pos < n; ++pos) {
+    const Parameters& p = space.parameters(ranking.ranked[pos].config);
+    if (p[1] != "all") continue;
+    ++tail_all;
+    if (p[6] != "estimate") continue;
+    ++tail_estimate;
+    if (p[3] == "min" && std::stoi(p[0]) >= 7) {
+      ++tail_min_large;
+      window_sum += static_cast<std::size_t>(std::stoi(p[0]));
+    }
+  }
+  md += "\n## The paper's tail analysis\n\n"
+        "Of the " + std::to_string(n * 3 / 10) + " configurations in the bottom 30% of the "
+        "ranking, " + std::to_string(tail_all) + " use type=all (paper: 1298); of these, " +
+        std::to_string(tail_estimate) + " use correction=estimate (paper: 194); of those, " +
+        std::to_string(tail_min_large) + " use metric=min with a window of 7 or more (paper: 186";
+  if (tail_min_large > 0) {
+    md += "; mean window here " +
+          fixed(static_cast<double>(window_sum) / static_cast<double>(tail_min_large), 1) +
+          ", paper 18.8";
+  }
+  md += ").\n";
   return md;
 }
 

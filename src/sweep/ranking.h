@@ -55,9 +55,31 @@ struct Statistics {
 Statistics statistics(const Ranking& ranking,
                       const std::function<bool(std::size_t config)>& keep);
 
+// Fig. 9: how each parameter's values spread over the ranking. The ranked positions are
+// cut into `bins` slices (position p, 1-based, of n falls in bin floor((p-1)*bins/n)), and
+// window sizes are taken in groups of five (1-5, ..., 26-30) as the paper's figure does.
+struct ValueCounts {
+  std::string parameter;            // a kParameterKeys name
+  std::string value;                // a value, or a window group such as "1-5"
+  std::vector<std::size_t> counts;  // configurations with this value, per bin
+};
+struct RankDistribution {
+  std::vector<std::size_t> bin_size;  // configurations per bin
+  // kParameterKeys order; values in the order the space enumerates them.
+  std::vector<ValueCounts> values;
+};
+RankDistribution rank_distribution(const Ranking& ranking, const ConfigSpace& space,
+                                   std::size_t bins);
+
+// DIR/distribution.csv: parameter,value,bin,first_pct,last_pct,configurations,share_pct
+// (share of the bin's configurations having this value; the input of Fig. 9).
+std::string distribution_csv(const RankDistribution& distribution);
+
 // DIR/ranking.md: the ranking in the layout of the paper's Tables 11 and 12, the ranks of
 // the paper's recommended and top configurations, per-testcase bests, and degradation by
-// window size (Fig. 10). `settings` describes the traces; `source` names the input.
+// window size (Fig. 10), parameter values by rank slice (Fig. 9), the chosen subspace by
+// largest window (Fig. 11) and the paper's tail analysis. `settings` describes the
+// traces; `source` names the input.
 std::string ranking_markdown(const Ranking& ranking, const ConfigSpace& space,
                              const SweepSettings& settings, const std::string& source);
 

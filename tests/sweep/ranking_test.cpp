@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -149,6 +150,79 @@ TEST(Ranking, Csv) {
   EXPECT_NE(csv.find("\n4,4,4,2,112.500000,3,all,partial,avg,estimate,off,estimate,50.000000,"
                      "300.000000,100.000000,0.000000\n"),
             std::string::npos) << csv;
+}
+
+// Four configurations on one trace, chosen to differ in window group, type, metric and
+// correction. Best wait 10, best bsld 1; degradations worked out by hand:
+//   cA window=1  all      avg estimate   wait 10 bsld 1   0,   0   average   0  position 1
+//   cB window=7  all      avg gradual    wait 20 bsld 1   100, 0   average  50  position 2
+//   cC window=12 extended min estimate   wait 10 bsld 3   0, 200   average 100  position 3
+//   cD window=8  all      min estimate   wait 40 bsld 2   300, 100 average 200  position 4
+struct Spread {
+  ConfigSpace space;
+  std::size_t a = space.index_of_spec("history:window=1,type=all,correction=estimate");
+  std::size_t b = space.index_of_spec("history:window=7,type=all,correction=gradual");
+  std::size_t c = space.index_of_spec("history:window=12,type=extended,metric=min");
+  std::size_t d = space.index_of_spec("history:window=8,type=all,metric=min");
+  Ranking ranking = rank_results({row(a, "T", 10, 1), row(b, "T", 20, 1), row(c, "T", 10, 3),
+                                  row(d, "T", 40, 2)});
+};
+
+const ValueCounts& value_counts(const RankDistribution& d, const std::string& parameter,
+                                const std::string& value) {
+  for (const auto& v : d.values) {
+    if (v.parameter == parameter && v.value == value) return v;
+  }
+  throw std::runtime_error("no " + parameter + "=" + value);
+}
+
+TEST(RankDistribution, CountsEachValuePerRankSlice) {
+  const Spread s;
+  ASSERT_EQ(s.ranking.ranked.size(), 4u);
+  EXPECT_EQ(s.ranking.ranked[3].config, s.d);
+  // Two bins: positions 1-2 (cA, cB) and 3-4 (cC, cD).
+  const RankDistribution d = rank_distribution(s.ranking, s.space, 2);
+  EXPECT_EQ(d.bin_size, (std::vector<std::size_t>{2, 2}));
+  // Every value of the space is listed, window sizes in six groups of five:
+  // 6 + 3 types + 2 fullness + 4 metrics + 2 fallbacks + 2 propagation + 3 corrections.
+  EXPECT_EQ(d.values.size(), 22u);
+  EXPECT_EQ(d.values.front().value, "1-5");
+  EXPECT_EQ(d.values[5].value, "26-30");
+  EXPECT_EQ(value_counts(d, "window", "1-5").counts, (std::vector<std::size_t>{1, 0}));
+  EXPECT_EQ(value_counts(d, "window", "6-10").counts, (std::vector<std::size_t>{1, 1}));
+  EXPECT_EQ(value_counts(d, "window", "11-15").counts, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(value_counts(d, "type", "all").counts, (std::vector<std::size_t>{2, 1}));
+  EXPECT_EQ(value_counts(d, "type", "extended").counts, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(value_counts(d, "correction", "estimate").counts, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(value_counts(d, "correction", "gradual").counts, (std::vector<std::size_t>{1, 0}));
+  EXPECT_EQ(value_counts(d, "correction", "exponential").counts, (std::vector<std::size_t>{0, 0}));
+  EXPECT_EQ(value_counts(d, "metric", "min").counts, (std::vector<std::size_t>{0, 2}));
+  const std::string csv = distribution_csv(d);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "parameter,value,bin,first_pct,last_pct,configurations,share_pct");
+  EXPECT_NE(csv.find("\ncorrection,estimate,0,0.00,50.00,1,50.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ncorrection,estimate,1,50.00,100.00,2,100.00\n"), std::string::npos) << csv;
+  EXPECT_THROW(rank_distribution(s.ranking, s.space, 0), std::invalid_argument);
+}
+
+TEST(RankDistribution, MarkdownSlicesSubspaceAndTail) {
+  const Spread s;
+  const std::string md = ranking_markdown(s.ranking, s.space, SweepSettings{}, "hand-made");
+  // 20 bins of 4 positions: position p falls in bin 5(p-1); 5-25% holds no one.
+  EXPECT_NE(md.find("| correction | estimate | 100.0% | n/a | 0.0% | 100.0% | 100.0% |"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("| window | 6-10 | 0.0% | n/a | 100.0% | 0.0% | 100.0% |"),
+            std::string::npos) << md;
+  // type=all, correction=estimate: cA (window 1, position 1) and cD (window 8, position 4).
+  EXPECT_NE(md.find("| 30 | 2 | 1 | 4 | 100.0% | 100.00% | 200.00% |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 10 | 2 | 1 | 4 | 100.0% | 100.00% | 200.00% |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 6 | 1 | 1 | 1 | 25.0% | 0.00% | 0.00% |"), std::string::npos) << md;
+  // Bottom 30% of 4 = 1 configuration: cD, type=all, estimate, min with window 8.
+  EXPECT_NE(md.find("Of the 1 configurations in the bottom 30% of the ranking, 1 use type=all "
+                    "(paper: 1298); of these, 1 use correction=estimate (paper: 194); of those, "
+                    "1 use metric=min with a window of 7 or more (paper: 186; mean window here "
+                    "8.0, paper 18.8)."),
+            std::string::npos) << md;
 }
 
 }  // namespace
