@@ -56,7 +56,7 @@ class Parser {
     Config& c = out_.config;
     if (k == "easypp_policy") {
       if (!valid_policy(value))
-        fail(key, value, "unknown policy (valid: " + join(policies_) + ")", c.policy);
+        fail(key, value, "unknown policy (valid: " + join(live_policies()) + ")", c.policy);
       else if (simulator_only(value))
         fail(key, value, kSimulatorOnly, c.policy);
       else
@@ -103,6 +103,14 @@ class Parser {
  private:
   bool valid_policy(std::string_view name) const {
     return std::find(policies_.begin(), policies_.end(), name) != policies_.end();
+  }
+  // The names an error offers: every policy the plugin runs.
+  std::vector<std::string> live_policies() const {
+    std::vector<std::string> out;
+    for (const auto& p : policies_) {
+      if (!simulator_only(p)) out.push_back(p);
+    }
+    return out;
   }
   bool simulator_only(std::string_view name) const {
     return std::find(simulator_only_.begin(), simulator_only_.end(), name) != simulator_only_.end();
@@ -153,7 +161,7 @@ class Parser {
           fail(key, value, "entry '" + std::string(entry) + "' is not PARTITION:POLICY; skipped");
         else if (!valid_policy(pol))
           fail(key, value, "entry '" + std::string(entry) + "': unknown policy (valid: " +
-                               join(policies_) + "); partition " + std::string(part) +
+                               join(live_policies()) + "); partition " + std::string(part) +
                                " uses easypp_policy");
         else if (simulator_only(pol))
           fail(key, value, "entry '" + std::string(entry) + "': " + kSimulatorOnly +

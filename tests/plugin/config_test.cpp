@@ -160,6 +160,11 @@ TEST(PluginConfig, KillingPoliciesAreRefusedWithTheReason) {
   EXPECT_EQ(p.config.policy, "easy++");
   EXPECT_EQ(p.config.policy_for("a"), "easy++");
   EXPECT_EQ(p.config.policy_for("b"), "easy");
+  // An unknown name lists only the policies the plugin runs.
+  const ParsedConfig q = parse_scheduler_parameters("easypp_policy=nope", policies, killing);
+  ASSERT_EQ(q.errors.size(), 1u);
+  EXPECT_NE(q.errors[0].find("unknown policy (valid: easy|easy++); using default easy++"),
+            std::string::npos) << q.errors[0];
 }
 
 }  // namespace
