@@ -66,6 +66,31 @@ TEST(Cli, RankHandMadeResultsFile) {
   const std::string md = slurp(dir.file("ranking.md"));
   EXPECT_NE(md.find("| 1/2 | 25.00% | 1/4 | all |"), std::string::npos) << md;
   EXPECT_NE(md.find("| average | 25.00% | 50.00% | 53.12% |"), std::string::npos) << md;
+  // Fig. 9's data: 4 ranked configurations in 20 slices, positions 1-4 in bins 0, 5, 10, 15;
+  // all four have window group 1-5 (windows 1, 4, 2, 3).
+  const std::string dist = slurp(dir.file("distribution.csv"));
+  EXPECT_NE(dist.find("\nwindow,1-5,0,0.00,5.00,1,100.00\n"), std::string::npos) << dist;
+  EXPECT_NE(dist.find("\nwindow,1-5,1,5.00,10.00,0,0.00\n"), std::string::npos) << dist;
+  EXPECT_NE(dist.find("\nwindow,6-10,5,25.00,30.00,0,0.00\n"), std::string::npos) << dist;
+
+  // doc/results/sweep/make-figures draws Figs. 9-11 from this directory.
+  if (run("command -v gnuplot").status != 0) GTEST_SKIP() << "gnuplot not installed";
+  const Finished f = run(std::string(EASYPP_SRCDIR) + "/doc/results/sweep/make-figures " + dir.path());
+  ASSERT_EQ(f.status, 0) << f.out;
+  for (const char* png : {"fig9.png", "fig10.png", "fig11.png"}) {
+    const std::string data = slurp(dir.file(png));
+    EXPECT_GT(data.size(), 1000u) << png;
+    EXPECT_EQ(data.substr(0, 4), "\x89PNG") << png;
+  }
+}
+
+TEST(Cli, MakeFiguresNamesWhatIsMissing) {
+  testing::TempDir dir;
+  const Finished f = run(std::string(EASYPP_SRCDIR) + "/doc/results/sweep/make-figures " + dir.path());
+  EXPECT_EQ(WEXITSTATUS(f.status), 1);
+  EXPECT_NE(f.out.find(dir.file("distribution.csv") + ": missing (run easypp-sweep rank --out " +
+                       dir.path() + ")"),
+            std::string::npos) << f.out;
 }
 
 TEST(Cli, RankRefusesASpecOfAnotherIndex) {
