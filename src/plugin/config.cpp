@@ -76,6 +76,8 @@ class Parser {
       int_key(key, value, 1, 3600, c.interval);
     } else if (k == "easypp_max_job_test") {
       int_key(key, value, 1, 100000, c.max_job_test);
+    } else if (k == "easypp_start_estimates") {
+      int_key(key, value, 0, 100000, c.start_estimates);
     } else if (k == "easypp_save_interval") {
       int_key(key, value, 1, 86400, c.save_interval);
     } else if (k == "easypp_bootstrap_days") {
@@ -95,6 +97,7 @@ class Parser {
       fail(key, value,
            "unknown key (known: easypp_policy, easypp_partition_policy, easypp_window, "
            "easypp_metric, easypp_correction, easypp_interval, easypp_max_job_test, "
+           "easypp_start_estimates, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
            "ignored");
     }

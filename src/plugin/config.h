@@ -25,6 +25,9 @@ struct Config {
   int interval = 5;  // easypp_interval, 1..3600
   // Waiting jobs per partition handed to the policy, highest priority first.
   int max_job_test = 1000;  // easypp_max_job_test, 1..100000
+  // Waiting jobs per partition, beyond those the policy starts or reserves, that get a
+  // forecast start time for squeue --start (core/start_forecast.h); 0: none.
+  int start_estimates = 100;  // easypp_start_estimates, 0..100000
   // Predictor history file; empty: StateSaveLocation/easypp/predictor.json.
   std::string state_file;  // easypp_state_file, absolute path
   // Seconds between periodic history saves (also saved at shutdown).

@@ -187,4 +187,9 @@ std::size_t Planner::history_records() const {
   return slot ? epp_predictor_records(slot->predictions->handle()) : 0;
 }
 
+std::vector<Reservation> Planner::forecast_starts(const PartitionPlan& plan) {
+  return forecast_.forecast(plan.state, plan.decision,
+                            static_cast<std::size_t>(config_.start_estimates));
+}
+
 }  // namespace easypp::plugin

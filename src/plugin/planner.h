@@ -17,6 +17,7 @@
 #include "core/job.h"
 #include "core/policy.h"
 #include "core/predictions.h"
+#include "core/start_forecast.h"
 #include "plugin/config.h"
 #include "plugin/snapshot.h"
 
@@ -46,6 +47,9 @@ class Planner {
   void retain_active(const std::unordered_set<JobId>& active);
 
   PartitionPlan plan(const PartitionSnapshot& partition);
+  // Forecast starts (squeue --start) for up to Config::start_estimates of the plan's
+  // waiting jobs that it neither starts nor reserves.
+  std::vector<Reservation> forecast_starts(const PartitionPlan& plan);
 
   // A job left the system. Deduplicated by job id; returns true if some predictor learnt.
   bool job_ended(const FinishedJob& finished);
@@ -83,6 +87,7 @@ class Planner {
   std::map<std::string, std::unique_ptr<Policy>> policies_;  // by partition name
   std::map<std::string, PredictionSlot> slots_;              // by policy name
   std::unordered_set<JobId> learnt_;                         // finished jobs fed
+  StartForecast forecast_;
   std::size_t corrections_ = 0;
 };
 

@@ -292,6 +292,18 @@ class Scheduler {
         info("sched/easypp: %s: JobId=%u reserved at %ld (in %lds)", snap.name.c_str(),
              job->job_id, static_cast<long>(start), static_cast<long>(start - now));
     }
+    // The other waiting jobs: forecast starts (an estimate, not a reservation).
+    for (const Reservation& r : planner_->forecast_starts(plan)) {
+      auto it = queued.find(r.job);
+      if (it == queued.end()) continue;
+      job_record_t* job = it->second->job;
+      if (!IS_JOB_PENDING(job)) continue;
+      const time_t start = std::max<time_t>(r.start, now + 1);
+      if (job->start_time == 0 || start < job->start_time) job->start_time = start;
+      if (trace)
+        info("sched/easypp: %s: JobId=%u forecast to start at %ld (in %lds)", snap.name.c_str(),
+             job->job_id, static_cast<long>(start), static_cast<long>(start - now));
+    }
   }
 
   void trace_state(const PartitionSnapshot& snap, const PartitionPlan& plan) const {

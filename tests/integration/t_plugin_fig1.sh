@@ -6,6 +6,7 @@
 #   J3  8 CPUs                                   blocked, reserved
 #   J5  2 CPUs, 4 min: would end after the reservation, no CPUs left over -> waits
 #   J4  2 CPUs, 2 min: ends before the reservation                         -> backfilled
+# squeue --start: J3 at its reservation, J5 forecast after it.
 . "$(dirname "$0")/lib.sh"
 need_plugin
 tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params easypp_policy=easy \
@@ -28,9 +29,17 @@ j3_start=$(date -d "$(squeue --start -h -j "$j3" -o %S)" +%s)
 [ $(( j3_start - j1_end )) -ge -1 ] && [ $(( j3_start - j1_end )) -le 1 ] \
   || fail "J3's reservation $(squeue --start -h -j "$j3" -o %S) is not J1's end $(job_field "$j1" EndTime)"
 note "ok: J3 reserved at J1's end"
+# J5 is neither started nor reserved: squeue --start shows its forecast, after J3's
+# reservation (J3 holds all 8 CPUs for its 5-minute limit; easy plans on limits).
+j5_start=$(date -d "$(squeue --start -h -j "$j5" -o %S)" +%s) \
+  || fail "no start estimate for J5: $(squeue --start -h -j "$j5" -o %S)"
+[ $(( j5_start - j3_start )) -ge 299 ] && [ $(( j5_start - j3_start )) -le 301 ] \
+  || fail "J5's forecast $(squeue --start -h -j "$j5" -o %S) is not J3's reserved end ($(( j3_start + 300 )))"
+note "ok: J5 forecast to start when J3's reservation ends"
 # DebugFlags=Backfill traces what each pass saw and decided.
 grep -q "sched/easypp: debug: plan starts JobId=$j4" "$log" || fail "no decision trace for J4"
 grep -q "sched/easypp: debug: JobId=$j3 reserved at " "$log" || fail "no reservation trace for J3"
+grep -q "sched/easypp: debug: JobId=$j5 forecast to start at " "$log" || fail "no forecast trace for J5"
 grep -Eq "sched/easypp: debug: waiting JobId=$j5 user=[0-9]+ cpus=2 estimate=240s prediction=240s" "$log" \
   || fail "no trace of J5 as the policy saw it"
 note "ok: decisions traced with DebugFlags=Backfill"

@@ -23,6 +23,7 @@ TEST(PluginConfig, EmptyGivesDocumentedDefaults) {
   EXPECT_EQ(p.config.correction, "estimate");
   EXPECT_EQ(p.config.interval, 5);
   EXPECT_EQ(p.config.max_job_test, 1000);
+  EXPECT_EQ(p.config.start_estimates, 100);
   EXPECT_EQ(p.config.save_interval, 60);
   EXPECT_EQ(p.config.bootstrap_days, 30);
   EXPECT_EQ(p.config.state_file, "");
@@ -41,7 +42,7 @@ TEST(PluginConfig, EveryKeyAccepted) {
   const ParsedConfig p = parse(
       "easypp_policy=easy-sjbf,easypp_partition_policy=debug:easy;batch:easy+,"
       "easypp_window=30,easypp_metric=median,easypp_correction=gradual,easypp_interval=1,"
-      "easypp_max_job_test=100000,easypp_state_file=/var/lib/x/h.json,"
+      "easypp_max_job_test=100000,easypp_start_estimates=0,easypp_state_file=/var/lib/x/h.json,"
       "easypp_save_interval=86400,easypp_debug=yes,easypp_bootstrap_days=0");
   ASSERT_TRUE(p.errors.empty()) << p.errors.front();
   EXPECT_EQ(p.config.policy, "easy-sjbf");
@@ -53,6 +54,7 @@ TEST(PluginConfig, EveryKeyAccepted) {
   EXPECT_EQ(p.config.correction, "gradual");
   EXPECT_EQ(p.config.interval, 1);
   EXPECT_EQ(p.config.max_job_test, 100000);
+  EXPECT_EQ(p.config.start_estimates, 0);
   EXPECT_EQ(p.config.state_file, "/var/lib/x/h.json");
   EXPECT_EQ(p.config.save_interval, 86400);
   EXPECT_EQ(p.config.bootstrap_days, 0);
@@ -85,6 +87,7 @@ TEST_P(PluginConfigBad, OneErrorNamingKeyAndValueDefaultKept) {
   EXPECT_EQ(p.config.correction, defaults.correction);
   EXPECT_EQ(p.config.interval, defaults.interval);
   EXPECT_EQ(p.config.max_job_test, defaults.max_job_test);
+  EXPECT_EQ(p.config.start_estimates, defaults.start_estimates);
   EXPECT_EQ(p.config.save_interval, defaults.save_interval);
   EXPECT_EQ(p.config.bootstrap_days, defaults.bootstrap_days);
   EXPECT_EQ(p.config.state_file, defaults.state_file);
@@ -105,6 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{"easypp_interval=-3", "easypp_interval=-3"},
         BadValue{"easypp_interval=99999999999999", "easypp_interval=99999999999999"},
         BadValue{"easypp_max_job_test=0", "easypp_max_job_test=0: expected an integer in 1..100000; using default 1000"},
+        BadValue{"easypp_start_estimates=-1", "easypp_start_estimates=-1: expected an integer in 0..100000; using default 100"},
         BadValue{"easypp_save_interval=0", "easypp_save_interval=0"},
         BadValue{"easypp_bootstrap_days=-1", "easypp_bootstrap_days=-1: expected an integer in 0..3650; using default 30"},
         BadValue{"easypp_bootstrap_days=3651", "easypp_bootstrap_days=3651"},
