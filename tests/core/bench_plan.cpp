@@ -9,6 +9,7 @@
 #include <random>
 
 #include "core/policy.h"
+#include "core/start_forecast.h"
 
 namespace easypp {
 namespace {
@@ -63,7 +64,24 @@ void plan_pass(benchmark::State& st, const char* policy_name, int idle, int nwai
   st.counters["examined"] = d.examined;
 }
 
+// The plugin's squeue --start forecasts after an easy++ pass (easypp_start_estimates jobs),
+// measured on their own; the pass itself is plan_pass/easy_plus_plus_full.
+void forecast_after_pass(benchmark::State& st, std::size_t limit) {
+  const ClusterState s = big_state(8, 10'000);
+  const auto policy = make_policy("easy++");
+  const Decision d = policy->plan(s);
+  StartForecast forecast;
+  std::vector<Reservation> f;
+  for (auto _ : st) {
+    f = forecast.forecast(s, d, limit);
+    benchmark::DoNotOptimize(f);
+  }
+  st.counters["forecasts"] = static_cast<double>(f.size());
+}
+
 BENCHMARK_CAPTURE(plan_pass, easy_full, "easy", 8, 10'000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(forecast_after_pass, default_100, 100)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(forecast_after_pass, jobs_1000, 1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan_pass, easy_plus_plus_full, "easy++", 8, 10'000)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(plan_pass, sjf_plus_full, "sjf+", 8, 10'000)->Unit(benchmark::kMillisecond);
