@@ -279,31 +279,22 @@ class Scheduler {
                snap.name.c_str(), slurm_strerror(rc));
       }
     }
-    // Start estimates for squeue --start: the plan's reservations (the earliest over the
-    // partitions a job waits in; build_job_queue cleared the old ones).
-    for (const Reservation& r : d.reservations) {
+    // Start estimates for squeue --start (build_job_queue cleared the old ones): the plan's
+    // reservations, then forecasts for the other waiting jobs (estimates, not reservations).
+    // A job waiting in several partitions shows the earliest.
+    auto show_start = [&](const Reservation& r, const char* what) {
       auto it = queued.find(r.job);
-      if (it == queued.end()) continue;
+      if (it == queued.end()) return;
       job_record_t* job = it->second->job;
-      if (!IS_JOB_PENDING(job)) continue;
+      if (!IS_JOB_PENDING(job)) return;
       const time_t start = std::max<time_t>(r.start, now + 1);
       if (job->start_time == 0 || start < job->start_time) job->start_time = start;
       if (trace)
-        info("sched/easypp: %s: JobId=%u reserved at %ld (in %lds)", snap.name.c_str(),
-             job->job_id, static_cast<long>(start), static_cast<long>(start - now));
-    }
-    // The other waiting jobs: forecast starts (an estimate, not a reservation).
-    for (const Reservation& r : planner_->forecast_starts(plan)) {
-      auto it = queued.find(r.job);
-      if (it == queued.end()) continue;
-      job_record_t* job = it->second->job;
-      if (!IS_JOB_PENDING(job)) continue;
-      const time_t start = std::max<time_t>(r.start, now + 1);
-      if (job->start_time == 0 || start < job->start_time) job->start_time = start;
-      if (trace)
-        info("sched/easypp: %s: JobId=%u forecast to start at %ld (in %lds)", snap.name.c_str(),
-             job->job_id, static_cast<long>(start), static_cast<long>(start - now));
-    }
+        info("sched/easypp: %s: JobId=%u %s %ld (in %lds)", snap.name.c_str(), job->job_id, what,
+             static_cast<long>(start), static_cast<long>(start - now));
+    };
+    for (const Reservation& r : d.reservations) show_start(r, "reserved at");
+    for (const Reservation& r : planner_->forecast_starts(plan)) show_start(r, "forecast to start at");
   }
 
   void trace_state(const PartitionSnapshot& snap, const PartitionPlan& plan) const {

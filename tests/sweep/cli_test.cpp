@@ -17,30 +17,11 @@
 namespace easypp::sweep {
 namespace {
 
+using testing::Finished;
+using testing::run;
+using testing::slurp;
+
 const std::string kSweep = std::string(EASYPP_BUILDDIR) + "/src/sweep/easypp-sweep";
-
-struct Finished {
-  int status = -1;
-  std::string out;
-};
-
-Finished run(const std::string& command) {
-  Finished r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  r.status = pclose(p);
-  return r;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 TEST(Cli, RankHandMadeResultsFile) {
   testing::TempDir dir;

@@ -18,22 +18,8 @@
 namespace easypp::sweep {
 namespace {
 
-struct Finished {
-  int status = -1;
-  std::string out;
-};
-
-// Runs a shell command, capturing stdout and stderr together.
-Finished run(const std::string& command) {
-  Finished r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  r.status = pclose(p);
-  return r;
-}
+using testing::Finished;
+using testing::run;
 
 const std::string kScript = std::string(EASYPP_SRCDIR) + "/contrib/sweep-array";
 const std::string kSweep = std::string(EASYPP_BUILDDIR) + "/src/sweep/easypp-sweep";

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +64,31 @@ inline void write_synthetic_swf(const std::string& path, int jobs, std::uint32_t
   std::ofstream f(path);
   f << out.str();
   if (!f.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+// A shell command's exit status (as pclose gives it) and its stdout and stderr together.
+struct Finished {
+  int status = -1;
+  std::string out;
+};
+
+inline Finished run(const std::string& command) {
+  Finished r;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n = 0;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  r.status = pclose(p);
+  return r;
+}
+
+// A whole file, bytes as they are ("" if it cannot be read).
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace easypp::sweep::testing
