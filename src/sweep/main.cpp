@@ -48,7 +48,8 @@ Args parse_args(const std::vector<std::string>& argv, const std::vector<std::str
       a.positional.push_back(s.arg());
       continue;
     }
-    const std::string name = s.arg().substr(s.arg().rfind("--", 0) == 0 ? 2 : 1);
+    if (s.arg().rfind("--", 0) != 0) s.unknown();  // every option here is long
+    const std::string name = s.arg().substr(2);
     if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
       s.flag();
       a.options[name] = "1";
