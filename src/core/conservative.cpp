@@ -3,6 +3,7 @@
 namespace easypp {
 
 Decision ConservativePolicy::plan(const ClusterState& state) {
+  require_pool(state, name());
   Decision decision;
   if (state.waiting.empty()) return decision;
   profile_.reset(state, RunningEnd::predicted);

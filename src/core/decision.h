@@ -3,6 +3,7 @@
 #ifndef EASYPP_CORE_DECISION_H
 #define EASYPP_CORE_DECISION_H
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -13,11 +14,15 @@ namespace easypp {
 struct Reservation {
   JobId job = 0;
   Time start = 0;  // planned start (on predictions; on kill times for double booking)
+  // The nodes it is planned on (states with a Machine); null otherwise.
+  std::shared_ptr<const Allocation> allocation;
 };
 
 struct Decision {
   // Jobs to start now, in the order the policy chose them.
   std::vector<JobId> start;
+  // With a Machine: where each job of `start` runs (same order); empty otherwise.
+  std::vector<std::shared_ptr<const Allocation>> start_allocations;
   // Which of `start` were backfilled (started ahead of a blocked higher-priority job).
   std::vector<JobId> backfilled;
   // Planned start times of waiting jobs that do not start now (at least the first blocked

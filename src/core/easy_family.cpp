@@ -22,12 +22,23 @@ Decision EasyFamilyPolicy::plan(const ClusterState& state) {
   if (config_.double_booking && pass_.head()) {
     const Job& head = state.waiting[pass_.head()->position];
     decision.planned_reservations = decision.reservations;
-    decision.reservations[0].start = estimate_based_start(state, head);
+    decision.reservations[0].start = estimate_based_start(state, head, decision);
   }
   return decision;
 }
 
-Time EasyFamilyPolicy::estimate_based_start(const ClusterState& state, const Job& head) {
+Time EasyFamilyPolicy::estimate_based_start(const ClusterState& state, const Job& head,
+                                            const Decision& d) {
+  if (state.machine != nullptr) {
+    // The same promise on nodes: running jobs to their kill times, this pass's starts on
+    // their nodes until now + estimate.
+    estimate_plan_.reset(state, RunningEnd::kill_time);
+    const auto& starts = pass_.started();
+    for (std::size_t i = 0; i < starts.size() && i < d.start_allocations.size(); ++i)
+      estimate_plan_.start_now(*d.start_allocations[i], state.waiting[starts[i]].estimate);
+    const JobRequest request = head.request ? *head.request : JobRequest::cpus(head.procs);
+    return estimate_plan_.earliest_start(request, head.estimate, head.estimate).start;
+  }
   busy_.clear();
   for (const RunningJob& r : state.running) busy_.push_back({r.kill_time(), r.job.procs});
   for (std::uint32_t p : pass_.started()) {

@@ -38,7 +38,7 @@ class EasyFamilyPolicy final : public Policy {
   // The head's earliest start on kill times: running jobs end by start + estimate, jobs
   // started this pass (backfilled ones too) by now + estimate. A promise that holds as
   // long as jobs are killed at their limits.
-  Time estimate_based_start(const ClusterState& state, const Job& head);
+  Time estimate_based_start(const ClusterState& state, const Job& head, const Decision& d);
 
   EasyFamilyConfig config_;
   QueueOrder queue_order_;
@@ -46,6 +46,7 @@ class EasyFamilyPolicy final : public Policy {
   EasyRules rules_;
   EasyPass pass_;
   AvailabilityProfile estimate_profile_;
+  NodePlan estimate_plan_;
   std::vector<AvailabilityProfile::Busy> busy_;
 };
 

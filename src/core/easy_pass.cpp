@@ -13,12 +13,37 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   decision = Decision{};
   head_.reset();
   started_.clear();
+  reserved_.clear();
   const std::vector<Job>& waiting = state.waiting;
   if (waiting.empty()) return;
 
   positions_.resize(waiting.size());
   std::iota(positions_.begin(), positions_.end(), std::uint32_t{0});
   rules.reservation_order->arrange(state, positions_);
+  if (state.machine != nullptr) {
+    run_on_nodes(state, rules, decision);
+    return;
+  }
+  if (rules.depth > 1) {
+    // Several reservations need the node plan; one node of `procs` CPUs plans the same.
+    pool_ = Machine::single_node(state.procs);
+    pool_state_.now = state.now;
+    pool_state_.procs = state.procs;
+    pool_state_.machine = &pool_;
+    pool_state_.running = state.running;
+    for (RunningJob& r : pool_state_.running) {
+      auto a = std::make_shared<Allocation>();
+      Resources amount;
+      amount[kCpu] = r.job.procs;
+      a->shares.push_back({0, r.job.procs, amount});
+      r.allocation = std::move(a);
+    }
+    pool_state_.waiting = state.waiting;
+    run_on_nodes(pool_state_, rules, decision);
+    decision.start_allocations.clear();
+    for (Reservation& r : decision.reservations) r.allocation.reset();
+    return;
+  }
 
   int idle = state.procs;
   for (const RunningJob& r : state.running) idle -= r.job.procs;
@@ -50,6 +75,7 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   const auto [shadow, initial_extra] = profile_.shadow(head.procs, head.prediction);
   int extra = initial_extra;
   head_ = Head{positions_[k], shadow, extra};
+  reserved_.push_back(positions_[k]);
   decision.reservations.push_back({head.id, shadow});
 
   if (rules.backfill_order == nullptr || idle == 0) return;

@@ -17,6 +17,8 @@
 #include "core/decision.h"
 #include "core/job.h"
 #include "core/job_order.h"
+#include "core/job_request.h"
+#include "core/node_plan.h"
 #include "core/profile.h"
 
 namespace easypp {
@@ -31,6 +33,10 @@ struct EasyRules {
   const JobOrder* reservation_order = nullptr;  // required
   const JobOrder* backfill_order = nullptr;     // nullptr: no backfilling (FCFS)
   BackfillFit fit = BackfillFit::prediction;
+  // Reservations per pass: the first `depth` blocked jobs in reservation order get one
+  // (1 = EASY; more, as stock backfill's several reservations or Fluxion's reservation
+  // depth). A state without a Machine plans depth > 1 on Machine::single_node.
+  int depth = 1;
 };
 
 class EasyPass {
@@ -40,10 +46,14 @@ class EasyPass {
     Time shadow;             // its reservation
     int extra;               // processors free at `shadow` beyond its need, before backfill
   };
+  // Positions of the blocked jobs that got a reservation (the head first).
+  std::span<const std::uint32_t> reserved() const { return reserved_; }
 
   // Plans one pass; fills `decision` (start, backfilled, reservations[0] = the head's,
   // examined). Previous contents of `decision` are replaced.
   void run(const ClusterState& state, const EasyRules& rules, Decision& decision);
+  // The node plan of the last run() on a Machine (what was left free, per node).
+  const NodePlan& node_plan() const { return node_plan_; }
 
   // Results of the last run(): the blocked head (none if all started or the queue was
   // empty) and the positions started (in order before the head, then backfilled).
@@ -56,6 +66,16 @@ class EasyPass {
   std::vector<AvailabilityProfile::Busy> busy_;
   AvailabilityProfile profile_;
   std::optional<Head> head_;
+
+  // The same pass on a Machine's nodes (node_easy_pass.cpp): reservations on specific
+  // nodes; a backfill may start only where it delays no reservation in any resource.
+  void run_on_nodes(const ClusterState& state, const EasyRules& rules, Decision& decision);
+  const JobRequest& request_of(const Job& job, std::size_t position);
+  NodePlan node_plan_;
+  std::vector<JobRequest> cpu_requests_;  // for jobs without a request (procs CPUs)
+  std::vector<std::uint32_t> reserved_;
+  Machine pool_;  // single_node(procs): depth > 1 on a state without a Machine
+  ClusterState pool_state_;
 };
 
 }  // namespace easypp

@@ -4,6 +4,8 @@
 #define EASYPP_CORE_JOB_H
 
 #include <cstdint>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 namespace easypp {
@@ -11,6 +13,10 @@ namespace easypp {
 using Time = std::int64_t;  // seconds (epoch or simulated)
 using JobId = std::uint64_t;
 using UserId = std::uint32_t;
+
+struct JobRequest;  // core/job_request.h
+struct Allocation;  // core/job_request.h
+class Machine;      // core/machine.h
 
 struct Job {
   JobId id = 0;
@@ -30,11 +36,16 @@ struct Job {
   int restarts = 0;
   // Queue partition for partitioned policies (paper 001); 0 when the machine is one pool.
   int partition = 0;
+  // What it asks of a Machine's nodes; null: `procs` CPUs anywhere (the papers' model,
+  // and the only request a state without a Machine has).
+  std::shared_ptr<const JobRequest> request;
 };
 
 struct RunningJob {
   Job job;
   Time start = 0;
+  // What it holds on which nodes (states with a Machine); null otherwise.
+  std::shared_ptr<const Allocation> allocation;
   // When the scheduler believes the processors come back.
   Time predicted_end() const { return start + job.prediction; }
   // When the job is killed at the latest (its own time limit).
@@ -48,6 +59,9 @@ struct RunningJob {
 struct ClusterState {
   Time now = 0;
   int procs = 0;  // processors in the domain, free or not
+  // The nodes, when the domain is planned as nodes (running jobs then carry allocations);
+  // null: one pool of `procs` processors. Not owned.
+  const Machine* machine = nullptr;
   std::vector<RunningJob> running;
   std::vector<Job> waiting;
 };
@@ -55,6 +69,10 @@ struct ClusterState {
 // Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan
 // it: fewer than one processor. Policies check every job they examine.
 void require_plannable(const Job& job);
+
+// Throws std::invalid_argument naming the policy when `state` has a Machine: for the
+// policies that still plan one pool of processors (they would misplan nodes).
+void require_pool(const ClusterState& state, std::string_view policy);
 
 }  // namespace easypp
 

@@ -183,6 +183,7 @@ void MultiQueuePolicy::start(const ClusterState& state, std::uint32_t position, 
 }
 
 Decision MultiQueuePolicy::plan(const ClusterState& state) {
+  require_pool(state, name());
   Decision decision;
   commit_partitions(state);
   if (delay_) observe_completions(state);

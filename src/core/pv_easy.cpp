@@ -19,6 +19,7 @@ PvEasyPolicy::PvEasyPolicy(std::string name, PolicyTraits traits)
 }
 
 Decision PvEasyPolicy::plan(const ClusterState& state) {
+  require_pool(state, name());
   Decision d;
   const std::vector<Job>& waiting = state.waiting;
   const Time now = state.now;

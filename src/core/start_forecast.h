@@ -9,10 +9,12 @@
 #define EASYPP_CORE_START_FORECAST_H
 
 #include <cstddef>
+#include <unordered_map>
 #include <vector>
 
 #include "core/decision.h"
 #include "core/job.h"
+#include "core/node_plan.h"
 #include "core/profile.h"
 
 namespace easypp {
@@ -20,12 +22,18 @@ namespace easypp {
 class StartForecast {
  public:
   // Estimates for at most `limit` waiting jobs (priority order) that `decision` neither
-  // starts nor reserves; jobs wider than the domain get none. Cost O(limit * (R + limit)).
+  // starts nor reserves; jobs wider than the domain get none. Cost O(limit * (R + limit));
+  // on a Machine, each job is placed on nodes (the estimate carries them too).
   std::vector<Reservation> forecast(const ClusterState& state, const Decision& decision,
                                     std::size_t limit);
 
  private:
+  std::vector<Reservation> forecast_on_nodes(const ClusterState& state,
+                                             const Decision& decision,
+                                             std::unordered_map<JobId, Time>& planned,
+                                             std::size_t limit);
   AvailabilityProfile profile_;  // reused across passes
+  NodePlan plan_;
 };
 
 }  // namespace easypp

@@ -26,6 +26,7 @@ TimedRunPolicy::TimedRunPolicy(std::string name, PolicyTraits traits, BaseSchedu
 }
 
 Decision TimedRunPolicy::plan(const ClusterState& state) {
+  require_pool(state, name());
   Decision d;
   const Time now = state.now;
   const Time trial = trial_length_;

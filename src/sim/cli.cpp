@@ -1,5 +1,9 @@
 #include "sim/cli.h"
 
+#include <memory>
+
+#include "sim/machine_spec.h"
+
 #include "cli/command_line.h"
 
 namespace easypp::sim {
@@ -26,6 +30,7 @@ std::vector<std::string> split_commas(const cli::OptionScanner& s, const std::st
 
 const char* cli_usage() {
   return "usage: easypp-sim --trace FILE --policy P[,P2,...] [--predictor SPEC] [--procs N]\n"
+         "         [--machine 'nodes=N,cpus=C[,mem=M][,gpu=G]' | --machine FILE]\n"
          "         [--size-from requested|allocated] [--runtime replay|cap]\n"
          "         [--load-factor X] [--estimate-factor X] [--skip-bad] [--seed N]\n"
          "         [--repeat N] [--format table|csv|json]\n"
@@ -58,6 +63,13 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     } else if (arg == "--procs") {
       std::string v = s.value();
       o.workload.procs = static_cast<int>(parse_integer(arg, v, 1, 100000000));
+    } else if (arg == "--machine") {
+      std::string v = s.value();
+      try {
+        o.workload.machine = std::make_shared<const Machine>(parse_machine(v));
+      } catch (const std::invalid_argument& e) {
+        s.bad(v, e.what());
+      }
     } else if (arg == "--size-from") {
       std::string v = s.value();
       if (v == "requested") {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/job_request.h"
+#include "core/machine.h"
 #include "core/predictions.h"
 #include "core/profile.h"
 #include "easypp/predictor.h"
@@ -59,6 +61,8 @@ struct JobState {
   Time accuracy_since = 0;      // when `prediction` came into effect
   double accuracy_sum = 0;      // sum of accuracy x seconds in effect
   Time last_perfect_start = kUnset;
+  // Where the policy placed it (a Machine's nodes), from marking to its start.
+  std::shared_ptr<const Allocation> allocation;
 };
 
 double cpu_seconds() {
@@ -87,6 +91,8 @@ class Engine {
     out_.procs = workload.procs;
     out_.jobs.resize(workload.jobs.size());
     state_.procs = workload.procs;
+    state_.machine = workload.machine.get();
+    if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
     if (!workload.jobs.empty()) {
       out_.first_submit = workload.jobs.front().job.submit;
       out_.last_arrival = workload.jobs.back().job.submit;
@@ -219,6 +225,10 @@ class Engine {
     state_.running.pop_back();
     js.run_pos = -1;
     used_procs_ -= workload_.jobs[i].job.procs;
+    if (js.allocation) {
+      for (const NodeShare& share : js.allocation->shares) node_used_[share.node] -= share.amount;
+      js.allocation.reset();
+    }
     ++running_changes_;
   }
 
@@ -323,8 +333,9 @@ class Engine {
       js.start = now;
       js.end = now + js.runtime;
       js.run_pos = static_cast<std::int32_t>(state_.running.size());
-      state_.running.push_back(RunningJob{w, now});
+      state_.running.push_back(RunningJob{w, now, js.allocation});
       used_procs_ += w.procs;
+      if (js.allocation) take_nodes(w.id, *js.allocation);
       out_.jobs[i].backfilled = false;
       events_.push(Event{js.end, EventKind::end, i, js.version});
       schedule_expiry(i, state_.running.back());
@@ -359,7 +370,7 @@ class Engine {
     }
     if (!decision_.start.empty()) {
       int wanted = used_procs_;
-      for (JobId id : decision_.start) {
+      for (const JobId& id : decision_.start) {
         std::uint32_t i = index_of(id);
         if (jobs_[i].status != Status::waiting) {
           fail(policy_name_, state_.now, "started job " + std::to_string(id) +
@@ -367,6 +378,14 @@ class Engine {
         }
         jobs_[i].status = Status::running;  // marked; started below in queue order
         wanted += workload_.jobs[i].job.procs;
+        if (state_.machine) {
+          const std::size_t k = static_cast<std::size_t>(&id - decision_.start.data());
+          if (k >= decision_.start_allocations.size() || !decision_.start_allocations[k]) {
+            fail(policy_name_, state_.now, "started job " + std::to_string(id) +
+                                               " without nodes on a machine of nodes");
+          }
+          jobs_[i].allocation = decision_.start_allocations[k];
+        }
       }
       if (wanted > state_.procs) {
         fail(policy_name_, state_.now, "starts need " + std::to_string(wanted) +
@@ -428,7 +447,50 @@ class Engine {
     }
   }
 
+  // A started job takes its shares; no node may give more than it has, in any resource.
+  void take_nodes(JobId id, const Allocation& allocation) {
+    const std::vector<Node>& nodes = state_.machine->nodes();
+    for (const NodeShare& share : allocation.shares) {
+      if (share.node >= nodes.size()) {
+        fail(policy_name_, state_.now, "job " + std::to_string(id) + " placed on unknown node " +
+                                           std::to_string(share.node));
+      }
+      node_used_[share.node] += share.amount;
+      if (!nodes[share.node].capacity.covers(node_used_[share.node])) {
+        fail(policy_name_, state_.now, "job " + std::to_string(id) + " overbooks node " +
+                                           nodes[share.node].name);
+      }
+    }
+  }
+
+  void check_nodes() {
+    std::vector<Resources> used(node_used_.size());
+    std::int64_t cpus = 0;
+    for (const RunningJob& rj : state_.running) {
+      if (!rj.allocation) fail(policy_name_, state_.now, "a running job holds no nodes");
+      std::int64_t job_cpus = 0;
+      for (const NodeShare& share : rj.allocation->shares) {
+        used[share.node] += share.amount;
+        job_cpus += share.amount[kCpu];
+      }
+      if (job_cpus < rj.job.procs) {
+        fail(policy_name_, state_.now, "job " + std::to_string(rj.job.id) + " holds " +
+                                           std::to_string(job_cpus) + " CPUs for " +
+                                           std::to_string(rj.job.procs) + " processors");
+      }
+      cpus += job_cpus;
+    }
+    for (std::size_t n = 0; n < used.size(); ++n) {
+      if (!(used[n] == node_used_[n]) || !state_.machine->nodes()[n].capacity.covers(used[n])) {
+        fail(policy_name_, state_.now, "node " + state_.machine->nodes()[n].name +
+                                           " usage out of step or over its capacity");
+      }
+    }
+    (void)cpus;
+  }
+
   void check_state() {
+    if (state_.machine) check_nodes();
     int used = 0;
     int under = 0;
     for (const RunningJob& rj : state_.running) {
@@ -466,6 +528,7 @@ class Engine {
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
   std::set<Time> wake_times_;  // wake-up events pending (one event per moment)
   int used_procs_ = 0;
+  std::vector<Resources> node_used_;  // per node of state_.machine
   int underpredicted_running_ = 0;
   std::int64_t ends_ = 0;
   // Heel-and-toe bookkeeping.

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
+
+#include "core/job_request.h"
 
 #include "easypp/predictor.h"
 
@@ -38,6 +41,15 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
   Workload w;
   w.trace = base_name(trace.path);
   w.procs = options.procs > 0 ? options.procs : trace.header.max_procs;
+  w.machine = options.machine;
+  if (w.machine) {
+    if (options.procs > 0) {
+      throw std::invalid_argument("--procs and --machine both give the machine's size: use one");
+    }
+    const std::int64_t cpus = w.machine->total_cpus();
+    if (cpus > 100000000) throw std::invalid_argument("--machine: more than 10^8 CPUs in all");
+    w.procs = static_cast<int>(cpus);
+  }
   if (w.procs <= 0) {
     throw std::invalid_argument(trace.path +
                                 ": machine size unknown (no '; MaxProcs:' header): use --procs N");
@@ -95,6 +107,7 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
     j.estimate = std::max<Time>(estimate, 1);
     j.prediction = j.estimate;
     j.partition = 0;
+    if (w.machine) j.request = std::make_shared<const JobRequest>(JobRequest::cpus(procs));
     w.jobs.push_back(s);
   }
   return w;

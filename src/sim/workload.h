@@ -4,10 +4,12 @@
 #define EASYPP_SIM_WORKLOAD_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/job.h"
+#include "core/machine.h"
 #include "sim/swf.h"
 
 namespace easypp::sim {
@@ -22,6 +24,9 @@ struct WorkloadOptions {
   int procs = 0;               // machine size; 0: the header's MaxProcs
   double load_factor = 1.0;    // multiplies submit offsets from the first submit (paper 3.4)
   double estimate_factor = 1.0;  // multiplies user estimates (kill times too)
+  // Replay on these nodes (machine_spec.h); null: one pool of `procs` processors, as the
+  // papers do. A job of P processors then asks for P tasks of one CPU on any nodes.
+  std::shared_ptr<const Machine> machine;
 };
 
 struct SimJob {
@@ -35,6 +40,7 @@ struct SimJob {
 struct Workload {
   std::string trace;  // file name without directories
   int procs = 0;
+  std::shared_ptr<const Machine> machine;  // null: one pool of `procs` processors
   std::vector<SimJob> jobs;  // in submit order (FCFS)
   // Records left out, by reason.
   int dropped_too_wide = 0;       // more processors than the machine

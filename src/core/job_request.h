@@ -1,0 +1,62 @@
+// What a job asks of a Machine (Slurm's request, in plain numbers), and what a running
+// job holds. A Job without a request asks for `procs` CPUs anywhere: the papers' model.
+#ifndef EASYPP_CORE_JOB_REQUEST_H
+#define EASYPP_CORE_JOB_REQUEST_H
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/machine.h"
+#include "core/resources.h"
+
+namespace easypp {
+
+struct JobRequest {
+  int min_nodes = 1;
+  int max_nodes = 0;  // 0: as many as it takes
+  int tasks = 1;      // at least min_nodes (one task per node at least)
+  // Per task: CPUs (cpus_per_task), memory when asked per CPU (mem per CPU x CPUs per
+  // task), generic resources asked per task. Indexed by the Machine's resource kinds.
+  Resources per_task;
+  // Per node used: memory when asked per node, generic resources asked per node.
+  Resources per_node;
+  bool exclusive = false;             // whole nodes
+  std::vector<std::string> features;  // every one required on each node
+  NodeSet required;                   // empty: none
+  NodeSet excluded;                   // empty: none
+  // Partitions (Machine indices) the job may run in; empty: any node of the machine.
+  std::vector<std::size_t> partitions;
+  Resources licences;       // indexed by Machine::licences()
+  std::string reservation;  // advance reservation it runs in; empty: none
+
+  // The simplest request: `tasks` tasks of one CPU each, on as many nodes as it takes
+  // (an SWF job of that many processors).
+  static JobRequest cpus(int tasks) {
+    JobRequest r;
+    r.tasks = tasks;
+    r.per_task[kCpu] = 1;
+    return r;
+  }
+  // CPUs it needs at the least (a quick test against a machine's idle CPUs).
+  std::int64_t min_cpus() const {
+    return per_task[kCpu] * std::max(tasks, min_nodes) + per_node[kCpu] * std::max(1, min_nodes);
+  }
+};
+
+// What one node gives a job (started or reserved).
+struct NodeShare {
+  NodeIndex node = 0;
+  int tasks = 0;
+  Resources amount;
+};
+
+struct Allocation {
+  std::vector<NodeShare> shares;
+  Resources licences;
+};
+
+}  // namespace easypp
+
+#endif

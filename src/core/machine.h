@@ -1,0 +1,108 @@
+// The machine a policy plans: nodes with CPUs, memory and generic resources, windows when
+// a node is not usable (down, drained, an advance reservation), partitions as node sets
+// that may overlap, and cluster-wide counted resources (licences).
+//
+// A ClusterState without a Machine is the papers' machine: one pool of `procs`
+// processors. Machine::single_node(N) is the same machine as nodes, and plans the same.
+#ifndef EASYPP_CORE_MACHINE_H
+#define EASYPP_CORE_MACHINE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/job.h"
+#include "core/resources.h"
+
+namespace easypp {
+
+using NodeIndex = std::uint32_t;
+
+// A set of node indices (a partition, a job's required or excluded nodes).
+class NodeSet {
+ public:
+  NodeSet() = default;
+  explicit NodeSet(std::size_t size) : words_((size + 63) / 64, 0), size_(size) {}
+  static NodeSet all(std::size_t size);
+
+  std::size_t size() const { return size_; }  // the universe, not the members
+  bool empty() const;
+  bool contains(NodeIndex n) const {
+    return n < size_ && (words_[n / 64] >> (n % 64) & 1u) != 0;
+  }
+  void insert(NodeIndex n);
+  std::size_t count() const;
+  bool intersects(const NodeSet& o) const;
+
+ private:
+  std::vector<std::uint64_t> words_;
+  std::size_t size_ = 0;
+};
+
+// A time a node may not be used, except by the jobs it is for.
+struct NodeWindow {
+  Time from = 0;
+  Time to = std::numeric_limits<Time>::max();  // kNever: until further notice
+  // Empty: nobody (down, drained). Otherwise an advance reservation's name: jobs that
+  // name it (JobRequest::reservation) may use the node inside the window, no one else.
+  std::string reservation;
+};
+
+struct Node {
+  std::string name;
+  Resources capacity;  // what jobs may use (CPUs, memory less what the OS keeps, GRES)
+  std::vector<std::string> features;
+  std::vector<NodeWindow> windows;
+};
+
+struct Partition {
+  std::string name;
+  NodeSet nodes;
+  bool exclusive = false;  // OverSubscribe=EXCLUSIVE: every job takes whole nodes
+};
+
+struct Licence {
+  std::string name;
+  std::int64_t count = 0;
+};
+
+class Machine {
+ public:
+  // One node of `cpus` CPUs and nothing else: the papers' machine as nodes.
+  static Machine single_node(int cpus);
+
+  // The index of a resource kind ("cpu", "mem", "gpu", "gpu:a100", ...), added if new.
+  // Throws std::invalid_argument past kMaxResourceKinds kinds.
+  std::size_t resource_index(std::string_view kind);
+  // -1 when the machine has no such kind.
+  int find_resource(std::string_view kind) const;
+  const std::vector<std::string>& resource_kinds() const { return kinds_; }
+
+  NodeIndex add_node(Node node);
+  std::size_t add_partition(Partition partition);
+  std::size_t add_licence(Licence licence);
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  std::vector<Node>& nodes() { return nodes_; }
+  const std::vector<Partition>& partitions() const { return partitions_; }
+  const std::vector<Licence>& licences() const { return licences_; }
+  int find_partition(std::string_view name) const;
+  int find_node(std::string_view name) const;
+  int find_licence(std::string_view name) const;
+
+  // Sum of every node's CPUs (a ClusterState's `procs` for metrics).
+  std::int64_t total_cpus() const;
+
+ private:
+  std::vector<std::string> kinds_{"cpu", "mem"};
+  std::vector<Node> nodes_;
+  std::vector<Partition> partitions_;
+  std::vector<Licence> licences_;
+};
+
+}  // namespace easypp
+
+#endif

@@ -1,0 +1,460 @@
+#include "core/node_plan.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace easypp {
+namespace {
+
+// Features beyond this many distinct names are compared as strings (rare, slower).
+constexpr std::size_t kFeatureBits = 63;
+constexpr std::uint64_t kFeatureOverflow = std::uint64_t{1} << 63;
+
+Time end_of(Time start, Time duration) {
+  duration = std::max<Time>(duration, 1);  // a job always occupies its share for a moment
+  return start > kNever - duration ? kNever : start + duration;
+}
+
+bool whole_nodes(const Machine& machine, const JobRequest& request) {
+  if (request.exclusive) return true;
+  for (std::size_t p : request.partitions)
+    if (p < machine.partitions().size() && machine.partitions()[p].exclusive) return true;
+  return false;
+}
+
+}  // namespace
+
+void NodePlan::reset(const ClusterState& state, RunningEnd end) {
+  if (state.machine == nullptr) throw std::invalid_argument("NodePlan: the state has no machine");
+  machine_ = state.machine;
+  now_ = state.now;
+  const std::vector<Node>& nodes = machine_->nodes();
+  const std::size_t n_nodes = nodes.size();
+  idle_.resize(n_nodes);
+  steps_.resize(n_nodes);
+  reserved_.assign(n_nodes, 0);
+  features_.assign(n_nodes, 0);
+  feature_names_.clear();
+  for (std::size_t n = 0; n < n_nodes; ++n) {
+    idle_[n] = nodes[n].capacity;
+    steps_[n].clear();
+    for (const std::string& f : nodes[n].features) {
+      auto it = std::find(feature_names_.begin(), feature_names_.end(), f);
+      std::size_t bit = static_cast<std::size_t>(it - feature_names_.begin());
+      if (it == feature_names_.end()) {
+        bit = feature_names_.size();
+        feature_names_.push_back(f);
+      }
+      if (bit < kFeatureBits) features_[n] |= std::uint64_t{1} << bit;
+    }
+  }
+  licence_idle_ = Resources{};
+  for (std::size_t l = 0; l < machine_->licences().size(); ++l)
+    licence_idle_[l] = machine_->licences()[l].count;
+
+  // (node, end, amount) of every running share, grouped by node in end order.
+  struct Release {
+    NodeIndex node;
+    Time end;
+    const Resources* amount;
+  };
+  std::vector<Release> releases;
+  std::vector<std::pair<Time, const Resources*>> licence_releases;
+  for (const RunningJob& r : state.running) {
+    if (!r.allocation) {
+      throw std::invalid_argument("NodePlan: running job id=" + std::to_string(r.job.id) +
+                                  " has no allocation on the machine's nodes");
+    }
+    const Time e = end == RunningEnd::predicted ? r.predicted_end() : r.kill_time();
+    for (const NodeShare& s : r.allocation->shares) {
+      if (s.node >= n_nodes) {
+        throw std::invalid_argument("NodePlan: running job id=" + std::to_string(r.job.id) +
+                                    " holds unknown node index " + std::to_string(s.node));
+      }
+      idle_[s.node] -= s.amount;
+      releases.push_back({s.node, e, &s.amount});
+    }
+    licence_idle_ -= r.allocation->licences;
+    licence_releases.emplace_back(e, &r.allocation->licences);
+  }
+  std::sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) {
+    return std::tie(a.node, a.end) < std::tie(b.node, b.end);
+  });
+  idle_cpus_ = 0;
+  std::size_t i = 0;
+  for (std::size_t n = 0; n < n_nodes; ++n) {
+    Resources free = idle_[n];
+    // Ends already past release their share in the plan at `now`.
+    for (; i < releases.size() && releases[i].node == n && releases[i].end <= now_; ++i)
+      free += *releases[i].amount;
+    Steps& steps = steps_[n];
+    steps.push_back({now_, free});
+    for (; i < releases.size() && releases[i].node == n; ++i) {
+      free += *releases[i].amount;
+      if (steps.back().time == releases[i].end) {
+        steps.back().free = free;
+      } else {
+        steps.push_back({releases[i].end, free});
+      }
+    }
+    idle_cpus_ += std::max<std::int64_t>(idle_[n][kCpu], 0);
+  }
+  std::sort(licence_releases.begin(), licence_releases.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  licence_steps_.clear();
+  Resources lfree = licence_idle_;
+  std::size_t j = 0;
+  for (; j < licence_releases.size() && licence_releases[j].first <= now_; ++j)
+    lfree += *licence_releases[j].second;
+  licence_steps_.push_back({now_, lfree});
+  for (; j < licence_releases.size(); ++j) {
+    lfree += *licence_releases[j].second;
+    if (licence_steps_.back().time == licence_releases[j].first) {
+      licence_steps_.back().free = lfree;
+    } else {
+      licence_steps_.push_back({licence_releases[j].first, lfree});
+    }
+  }
+  monotone_ = true;
+}
+
+Resources NodePlan::min_free(const Steps& steps, Time start, Time duration) {
+  const Time end = end_of(start, duration);
+  auto it = std::upper_bound(steps.begin(), steps.end(), start,
+                             [](Time v, const Step& s) { return v < s.time; });
+  std::size_t i = it == steps.begin() ? 0 : static_cast<std::size_t>(it - steps.begin()) - 1;
+  Resources m = steps[i].free;
+  for (std::size_t k = i + 1; k < steps.size() && steps[k].time < end; ++k)
+    m = Resources::min(m, steps[k].free);
+  return m;
+}
+
+void NodePlan::subtract(Steps& steps, Time start, Time duration, const Resources& amount) {
+  if (start == kNever) return;
+  const Time end = end_of(start, duration);
+  start = std::max(start, steps.front().time);  // the part before now is over
+  if (end <= start) return;
+  // Index of the step beginning exactly at t, inserting one if needed (t > now then has
+  // a previous step whose value continues at t).
+  auto breakpoint = [&steps](Time t) {
+    auto it = std::lower_bound(steps.begin(), steps.end(), t,
+                               [](const Step& s, Time v) { return s.time < v; });
+    if (it != steps.end() && it->time == t) return static_cast<std::size_t>(it - steps.begin());
+    const Resources free = std::prev(it)->free;
+    const auto inserted = steps.insert(it, Step{t, free});
+    return static_cast<std::size_t>(inserted - steps.begin());
+  };
+  const std::size_t first = breakpoint(start);
+  const std::size_t last = end == kNever ? steps.size() : breakpoint(end);
+  for (std::size_t k = first; k < last; ++k) steps[k].free -= amount;
+}
+
+Resources NodePlan::free_at(NodeIndex n, Time t) const {
+  const Steps& steps = steps_[n];
+  auto it = std::upper_bound(steps.begin(), steps.end(), t,
+                             [](Time v, const Step& s) { return v < s.time; });
+  return it == steps.begin() ? steps.front().free : std::prev(it)->free;
+}
+
+std::uint64_t NodePlan::feature_mask(const JobRequest& request) const {
+  std::uint64_t mask = 0;
+  for (const std::string& f : request.features) {
+    auto it = std::find(feature_names_.begin(), feature_names_.end(), f);
+    if (it == feature_names_.end()) return ~std::uint64_t{0};  // no node has it
+    const auto bit = static_cast<std::size_t>(it - feature_names_.begin());
+    mask |= bit < kFeatureBits ? std::uint64_t{1} << bit : kFeatureOverflow;
+  }
+  return mask;
+}
+
+bool NodePlan::eligible(NodeIndex n, const JobRequest& request, std::uint64_t mask) const {
+  if (!request.partitions.empty()) {
+    bool in = false;
+    for (std::size_t p : request.partitions)
+      in = in || (p < machine_->partitions().size() && machine_->partitions()[p].nodes.contains(n));
+    if (!in) return false;
+  }
+  if (!request.excluded.empty() && request.excluded.contains(n)) return false;
+  if ((mask & kFeatureOverflow) != 0) {
+    if (mask == ~std::uint64_t{0}) return false;
+    const std::vector<std::string>& have = machine_->nodes()[n].features;
+    for (const std::string& f : request.features)
+      if (std::find(have.begin(), have.end(), f) == have.end()) return false;
+    return true;
+  }
+  return (features_[n] & mask) == mask;
+}
+
+bool NodePlan::blocked(NodeIndex n, const JobRequest& request, Time start, Time duration) const {
+  const Time end = end_of(start, duration);
+  bool inside_own = false;
+  for (const NodeWindow& w : machine_->nodes()[n].windows) {
+    const bool overlaps = start < w.to && end > w.from;
+    if (!w.reservation.empty() && w.reservation == request.reservation) {
+      inside_own = inside_own || (start >= w.from && start < w.to);
+      continue;
+    }
+    if (overlaps) return true;
+  }
+  // A job in an advance reservation runs on its nodes, starting inside its time.
+  return !request.reservation.empty() && !inside_own;
+}
+
+int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& request) const {
+  const Resources& capacity = machine_->nodes()[n].capacity;
+  if (whole_nodes(*machine_, request) && !free.covers(capacity)) return 0;
+  if (!free.covers(request.per_node)) return 0;
+  std::int64_t tasks = std::max(request.tasks, request.min_nodes);
+  for (std::size_t k = 0; k < kMaxResourceKinds; ++k) {
+    if (request.per_task[k] > 0)
+      tasks = std::min(tasks, (free[k] - request.per_node[k]) / request.per_task[k]);
+  }
+  return static_cast<int>(std::max<std::int64_t>(tasks, 0));
+}
+
+Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& request) const {
+  if (whole_nodes(*machine_, request)) return machine_->nodes()[n].capacity;
+  Resources amount = request.per_node;
+  for (std::size_t k = 0; k < kMaxResourceKinds; ++k) amount[k] += request.per_task[k] * tasks;
+  return amount;
+}
+
+std::optional<Allocation> NodePlan::select(const std::vector<int>& caps,
+                                           const JobRequest& request) const {
+  Allocation a;
+  const int min_nodes = std::max(1, request.min_nodes);
+  const int max_nodes = request.max_nodes > 0 ? request.max_nodes : INT_MAX;
+  int need = std::max(request.tasks, min_nodes);
+  int chosen = 0;
+  auto take = [&](NodeIndex n) {
+    if (caps[n] <= 0 || chosen == max_nodes || (need == 0 && chosen >= min_nodes)) return;
+    // Leave at least one task for each node still needed to reach min_nodes.
+    const int later = std::max(0, min_nodes - chosen - 1);
+    const int tasks = std::min(caps[n], need - later);
+    if (tasks <= 0) return;
+    a.shares.push_back({n, tasks, share_amount(n, tasks, request)});
+    need -= tasks;
+    ++chosen;
+  };
+  const auto n_nodes = static_cast<NodeIndex>(caps.size());
+  if (!request.required.empty()) {
+    for (NodeIndex n = 0; n < n_nodes; ++n) {
+      if (!request.required.contains(n)) continue;
+      if (caps[n] <= 0) return std::nullopt;  // a node it must have is not available
+      take(n);
+    }
+  }
+  for (std::uint8_t in_reservation : {0, 1}) {
+    for (NodeIndex n = 0; n < n_nodes && need > 0; ++n) {
+      if (reserved_[n] != in_reservation) continue;
+      if (!request.required.empty() && request.required.contains(n)) continue;
+      take(n);
+    }
+  }
+  if (need > 0 || chosen < min_nodes) return std::nullopt;
+  std::sort(a.shares.begin(), a.shares.end(),
+            [](const NodeShare& x, const NodeShare& y) { return x.node < y.node; });
+  a.licences = request.licences;
+  return a;
+}
+
+bool NodePlan::licences_fit(const Resources& need, Time start, Time duration) const {
+  if (need == Resources{}) return true;
+  return min_free(licence_steps_, start, duration).covers(need);
+}
+
+bool NodePlan::ever_fits(const JobRequest& request) const {
+  const std::uint64_t mask = feature_mask(request);
+  Resources total_licences;
+  for (std::size_t l = 0; l < machine_->licences().size(); ++l)
+    total_licences[l] = machine_->licences()[l].count;
+  if (!total_licences.covers(request.licences)) return false;
+  const auto n_nodes = static_cast<NodeIndex>(machine_->nodes().size());
+  caps_.assign(n_nodes, 0);
+  for (NodeIndex n = 0; n < n_nodes; ++n) {
+    if (!eligible(n, request, mask)) continue;
+    // Usable at some time: not down or drained for good.
+    bool gone = false;
+    for (const NodeWindow& w : machine_->nodes()[n].windows)
+      gone = gone || (w.reservation.empty() && w.to == kNever && w.from <= now_);
+    if (gone) continue;
+    caps_[n] = tasks_fit(n, machine_->nodes()[n].capacity, request);
+  }
+  // Reserved nodes are fine here: the question is the machine, not the plan.
+  Allocation a;
+  const int min_nodes = std::max(1, request.min_nodes);
+  const int max_nodes = request.max_nodes > 0 ? request.max_nodes : INT_MAX;
+  std::vector<int> sorted;
+  for (int c : caps_)
+    if (c > 0) sorted.push_back(c);
+  if (static_cast<int>(sorted.size()) < min_nodes) return false;
+  std::sort(sorted.rbegin(), sorted.rend());
+  std::int64_t tasks = 0;
+  for (std::size_t k = 0; k < sorted.size() && static_cast<int>(k) < max_nodes; ++k)
+    tasks += sorted[k];
+  if (!request.required.empty()) {
+    for (NodeIndex n = 0; n < n_nodes; ++n)
+      if (request.required.contains(n) && caps_[n] <= 0) return false;
+  }
+  return tasks >= std::max(request.tasks, min_nodes);
+}
+
+std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time duration,
+                                              Time limit) const {
+  if (!licence_idle_.covers(request.licences) || !licences_fit(request.licences, now_, duration))
+    return std::nullopt;
+  const std::uint64_t mask = feature_mask(request);
+  const auto n_nodes = static_cast<NodeIndex>(machine_->nodes().size());
+  caps_.assign(n_nodes, 0);
+  for (NodeIndex n = 0; n < n_nodes; ++n) {
+    if (!eligible(n, request, mask) || blocked(n, request, now_, limit)) continue;
+    const Resources free = Resources::min(idle_[n], min_free(steps_[n], now_, duration));
+    caps_[n] = tasks_fit(n, free, request);
+  }
+  return select(caps_, request);
+}
+
+NodePlan::Slot NodePlan::earliest_start(const JobRequest& request, Time duration,
+                                        Time limit) const {
+  return monotone_ ? earliest_start_monotone(request, duration, limit)
+                   : earliest_start_general(request, duration, limit);
+}
+
+void NodePlan::window_times(NodeIndex n, Time limit, std::vector<Time>& out) const {
+  const Time l = std::max<Time>(limit, 1);
+  for (const NodeWindow& w : machine_->nodes()[n].windows) {
+    // blocked() changes where [t, t + l) starts or stops overlapping [from, to), and
+    // where t enters or leaves [from, to).
+    for (Time t : {w.from - l + 1, w.from, w.to}) {
+      if (t > now_ && t != kNever) out.push_back(t);
+    }
+  }
+}
+
+// While the plan only gains resources over time (running jobs and jobs started now end;
+// nothing reserved later), a node's free amount over [t, t + duration) is its amount at
+// t. So one walk over the plan's steps in time order, updating the few nodes each step
+// touches and a running sum of task capacity, finds the first moment the request fits:
+// O(steps log steps + nodes) instead of O(times x nodes).
+NodePlan::Slot NodePlan::earliest_start_monotone(const JobRequest& request, Time duration,
+                                                 Time limit) const {
+  const std::uint64_t mask = feature_mask(request);
+  const auto n_nodes = static_cast<NodeIndex>(machine_->nodes().size());
+  caps_.assign(n_nodes, 0);
+  struct Event {
+    Time time;
+    NodeIndex node;  // n_nodes: licences only
+  };
+  std::vector<Event> events;
+  const Time d = std::max<Time>(duration, 1);
+  std::int64_t sum = 0;
+  int usable = 0;
+  auto cap_at = [&](NodeIndex n, Time t) {
+    if (blocked(n, request, t, limit)) return 0;
+    return tasks_fit(n, free_at(n, t), request);
+  };
+  auto set_cap = [&](NodeIndex n, int cap) {
+    sum += cap - caps_[n];
+    usable += (cap > 0) - (caps_[n] > 0);
+    caps_[n] = cap;
+  };
+  for (NodeIndex n = 0; n < n_nodes; ++n) {
+    if (!eligible(n, request, mask)) continue;
+    set_cap(n, cap_at(n, now_));
+    const Steps& steps = steps_[n];
+    for (std::size_t k = 1; k < steps.size(); ++k) events.push_back({steps[k].time, n});
+    window_scratch_.clear();
+    window_times(n, limit, window_scratch_);
+    for (Time t : window_scratch_) events.push_back({t, n});
+  }
+  if (!(request.licences == Resources{})) {
+    for (std::size_t k = 1; k < licence_steps_.size(); ++k)
+      events.push_back({licence_steps_[k].time, n_nodes});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return std::tie(a.time, a.node) < std::tie(b.time, b.node);
+  });
+  const int min_nodes = std::max(1, request.min_nodes);
+  const std::int64_t need = std::max(request.tasks, min_nodes);
+  auto try_at = [&](Time t) -> std::optional<Allocation> {
+    if (sum < need || usable < min_nodes || !licences_fit(request.licences, t, d))
+      return std::nullopt;
+    return select(caps_, request);
+  };
+  if (auto a = try_at(now_)) return {now_, std::move(*a)};
+  for (std::size_t i = 0; i < events.size();) {
+    const Time t = events[i].time;
+    for (; i < events.size() && events[i].time == t; ++i) {
+      const NodeIndex n = events[i].node;
+      if (n < n_nodes && (i == 0 || events[i - 1].time != t || events[i - 1].node != n))
+        set_cap(n, cap_at(n, t));
+    }
+    if (auto a = try_at(t)) return {t, std::move(*a)};
+  }
+  return {};
+}
+
+// With reservations in the plan a node's free amount may fall later, so every moment the
+// plan changes is tried with each node's minimum over the whole duration.
+NodePlan::Slot NodePlan::earliest_start_general(const JobRequest& request, Time duration,
+                                                Time limit) const {
+  const std::uint64_t mask = feature_mask(request);
+  const auto n_nodes = static_cast<NodeIndex>(machine_->nodes().size());
+  const Time d = std::max<Time>(duration, 1);
+  std::vector<NodeIndex> candidates;
+  std::vector<Time> times{now_};
+  for (NodeIndex n = 0; n < n_nodes; ++n) {
+    if (!eligible(n, request, mask)) continue;
+    candidates.push_back(n);
+    for (const Step& s : steps_[n]) times.push_back(s.time);
+    window_times(n, limit, times);
+  }
+  for (const Step& s : licence_steps_) times.push_back(s.time);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const int min_nodes = std::max(1, request.min_nodes);
+  const std::int64_t need = std::max(request.tasks, min_nodes);
+  for (Time t : times) {
+    if (t < now_ || t == kNever) continue;
+    if (!licences_fit(request.licences, t, d)) continue;
+    caps_.assign(n_nodes, 0);
+    std::int64_t sum = 0;
+    int usable = 0;
+    for (NodeIndex n : candidates) {
+      if (blocked(n, request, t, limit)) continue;
+      caps_[n] = tasks_fit(n, min_free(steps_[n], t, d), request);
+      sum += caps_[n];
+      usable += caps_[n] > 0;
+    }
+    if (sum < need || usable < min_nodes) continue;
+    if (auto a = select(caps_, request)) return {t, std::move(*a)};
+  }
+  return {};
+}
+
+void NodePlan::start_now(const Allocation& allocation, Time duration) {
+  for (const NodeShare& s : allocation.shares) {
+    idle_[s.node] -= s.amount;
+    idle_cpus_ -= s.amount[kCpu];
+    subtract(steps_[s.node], now_, duration, s.amount);
+  }
+  licence_idle_ -= allocation.licences;
+  if (!(allocation.licences == Resources{}))
+    subtract(licence_steps_, now_, duration, allocation.licences);
+}
+
+void NodePlan::reserve(const Allocation& allocation, Time start, Time duration) {
+  if (start == kNever) return;
+  for (const NodeShare& s : allocation.shares) {
+    subtract(steps_[s.node], start, duration, s.amount);
+    reserved_[s.node] = 1;
+  }
+  if (!(allocation.licences == Resources{}))
+    subtract(licence_steps_, start, duration, allocation.licences);
+  monotone_ = false;
+}
+
+}  // namespace easypp

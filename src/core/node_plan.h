@@ -1,0 +1,116 @@
+// The plan of a Machine over time: for every node, how much of each resource is free
+// from `now` on (a step function per node), plus the cluster's licences. Built from the
+// running jobs' allocations and planned ends, then extended in place with jobs started
+// now and with reservations, as AvailabilityProfile does for one pool of processors.
+//
+// Two amounts differ at `now`: a node's idle resources (what a job may start on) and
+// its planned free resources, which also count running jobs whose planned end is past
+// (paper 000 section 3.2: an expired prediction counts as "ending now").
+//
+// Placement is first fit in node order, nodes outside every reservation first (so a
+// backfilled job leaves reserved nodes to the job they are reserved for), with a
+// job's required nodes taken before any other.
+#ifndef EASYPP_CORE_NODE_PLAN_H
+#define EASYPP_CORE_NODE_PLAN_H
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/job.h"
+#include "core/job_request.h"
+#include "core/machine.h"
+#include "core/profile.h"
+#include "core/resources.h"
+
+namespace easypp {
+
+class NodePlan {
+ public:
+  struct Slot {
+    Time start = kNever;
+    Allocation allocation;
+  };
+
+  // Rebuilds the plan of state.machine (required) at state.now from the running jobs
+  // (their allocations, ending at their predicted ends or kill times). Throws
+  // std::invalid_argument naming a running job without an allocation or on an unknown
+  // node. Reuses this object's storage.
+  void reset(const ClusterState& state, RunningEnd end);
+
+  Time now() const { return now_; }
+  // CPUs really idle now over the whole machine (a pass stops backfilling at 0).
+  std::int64_t idle_cpus() const { return idle_cpus_; }
+
+  // Could `request` ever run on this machine (all nodes empty and usable)?
+  bool ever_fits(const JobRequest& request) const;
+  // Where `request` can start now for `duration`: on idle resources, delaying nothing
+  // already in the plan (reservations included). Nothing if it cannot. Windows (down,
+  // drained, advance reservations) are kept for `limit`, the job's time limit: a job
+  // may run to its kill time whatever its prediction.
+  std::optional<Allocation> place_now(const JobRequest& request, Time duration,
+                                      Time limit) const;
+  // The earliest start >= now at which `request` fits for `duration` in the plan (and
+  // its windows for `limit`), and on which nodes; start == kNever if it never does. Like
+  // AvailabilityProfile, ignores idleness: a start may be "now" when expired predictions
+  // make the plan optimistic.
+  Slot earliest_start(const JobRequest& request, Time duration, Time limit) const;
+
+  // Starts a job now on `allocation`: takes idle resources and plans them busy for
+  // `duration`.
+  void start_now(const Allocation& allocation, Time duration);
+  // Plans `allocation` busy during [start, start + duration) (a reservation).
+  void reserve(const Allocation& allocation, Time start, Time duration);
+
+  // Free resources of node n at time t in the plan (t < now reads as now).
+  Resources free_at(NodeIndex n, Time t) const;
+  const Resources& idle(NodeIndex n) const { return idle_[n]; }
+
+ private:
+  struct Step {
+    Time time;
+    Resources free;
+  };
+  using Steps = std::vector<Step>;
+
+  // Tasks of `request` node n can take given `free` (0 when a per-node amount does not
+  // fit, or the node must be whole and is not).
+  int tasks_fit(NodeIndex n, const Resources& free, const JobRequest& request) const;
+  bool eligible(NodeIndex n, const JobRequest& request, std::uint64_t feature_mask) const;
+  // True when a window keeps the job off node n during [start, start + duration).
+  bool blocked(NodeIndex n, const JobRequest& request, Time start, Time duration) const;
+  // Minimum over [start, start + duration) of `steps`.
+  static Resources min_free(const Steps& steps, Time start, Time duration);
+  static void subtract(Steps& steps, Time start, Time duration, const Resources& amount);
+  std::uint64_t feature_mask(const JobRequest& request) const;
+  Resources share_amount(NodeIndex n, int tasks, const JobRequest& request) const;
+  // Chooses nodes from per-node task capacities (0: unusable). Nothing if they do not
+  // make the request.
+  std::optional<Allocation> select(const std::vector<int>& caps, const JobRequest& request) const;
+  bool licences_fit(const Resources& need, Time start, Time duration) const;
+  Slot earliest_start_monotone(const JobRequest& request, Time duration, Time limit) const;
+  Slot earliest_start_general(const JobRequest& request, Time duration, Time limit) const;
+  // Moments after now at which a window may start or stop keeping a job of `limit`
+  // seconds off node n.
+  void window_times(NodeIndex n, Time limit, std::vector<Time>& out) const;
+
+  const Machine* machine_ = nullptr;
+  Time now_ = 0;
+  std::vector<Resources> idle_;
+  std::vector<Steps> steps_;
+  Steps licence_steps_;
+  Resources licence_idle_;
+  std::int64_t idle_cpus_ = 0;
+  std::vector<std::uint8_t> reserved_;    // node holds some reservation
+  std::vector<std::uint64_t> features_;  // per node, bit per known feature
+  std::vector<std::string> feature_names_;
+  // False once a reservation is planned: free amounts then may fall over time, and
+  // earliest_start needs its general (slower) search.
+  bool monotone_ = true;
+  mutable std::vector<int> caps_;  // scratch
+  mutable std::vector<Time> window_scratch_;
+};
+
+}  // namespace easypp
+
+#endif
