@@ -102,6 +102,17 @@ void NodePlan::reset(const ClusterState& state, RunningEnd end) {
     }
     idle_cpus_ += std::max<std::int64_t>(idle_[n][kCpu], 0);
   }
+  idle_nodes_.clear();
+  usable_cpus_ = 0;
+  plain_failures_.clear();
+  for (std::size_t n = 0; n < n_nodes; ++n) {
+    bool gone = false;
+    for (const NodeWindow& w : nodes[n].windows)
+      gone = gone || (w.reservation.empty() && w.to == kNever && w.from <= now_);
+    if (gone) continue;
+    usable_cpus_ += nodes[n].capacity[kCpu];
+    if (idle_[n][kCpu] > 0) idle_nodes_.push_back(static_cast<NodeIndex>(n));
+  }
   std::sort(licence_releases.begin(), licence_releases.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   licence_steps_.clear();
@@ -261,12 +272,62 @@ std::optional<Allocation> NodePlan::select(const std::vector<int>& caps,
   return a;
 }
 
+bool NodePlan::plain(const JobRequest& r) {
+  Resources cpu_only;
+  cpu_only[kCpu] = 1;
+  return r.per_task == cpu_only && r.per_node == Resources{} && r.min_nodes <= 1 &&
+         r.max_nodes == 0 && r.features.empty() && r.required.empty() && r.excluded.empty() &&
+         r.partitions.empty() && r.licences == Resources{} && r.reservation.empty();
+}
+
+std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,
+                                           const JobRequest& request) const {
+  // Same rules as the dense form; `usable` is in node order.
+  Allocation a;
+  const int min_nodes = std::max(1, request.min_nodes);
+  const int max_nodes = request.max_nodes > 0 ? request.max_nodes : INT_MAX;
+  int need = std::max(request.tasks, min_nodes);
+  int chosen = 0;
+  if (!request.required.empty()) {
+    std::size_t found = 0;
+    for (const auto& [n, cap] : usable) found += request.required.contains(n) ? 1 : 0;
+    if (found != request.required.count()) return std::nullopt;
+  }
+  auto take = [&](NodeIndex n, int cap) {
+    if (chosen == max_nodes || (need == 0 && chosen >= min_nodes)) return;
+    const int later = std::max(0, min_nodes - chosen - 1);
+    const int tasks = std::min(cap, need - later);
+    if (tasks <= 0) return;
+    a.shares.push_back({n, tasks, share_amount(n, tasks, request)});
+    need -= tasks;
+    ++chosen;
+  };
+  if (!request.required.empty()) {
+    for (const auto& [n, cap] : usable)
+      if (request.required.contains(n)) take(n, cap);
+  }
+  for (std::uint8_t in_reservation : {0, 1}) {
+    for (const auto& [n, cap] : usable) {
+      if (need == 0 && chosen >= min_nodes) break;
+      if (reserved_[n] != in_reservation) continue;
+      if (!request.required.empty() && request.required.contains(n)) continue;
+      take(n, cap);
+    }
+  }
+  if (need > 0 || chosen < min_nodes) return std::nullopt;
+  std::sort(a.shares.begin(), a.shares.end(),
+            [](const NodeShare& x, const NodeShare& y) { return x.node < y.node; });
+  a.licences = request.licences;
+  return a;
+}
+
 bool NodePlan::licences_fit(const Resources& need, Time start, Time duration) const {
   if (need == Resources{}) return true;
   return min_free(licence_steps_, start, duration).covers(need);
 }
 
 bool NodePlan::ever_fits(const JobRequest& request) const {
+  if (plain(request) && !request.exclusive) return request.tasks <= usable_cpus_;
   const std::uint64_t mask = feature_mask(request);
   Resources total_licences;
   for (std::size_t l = 0; l < machine_->licences().size(); ++l)
@@ -306,15 +367,40 @@ std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time du
                                               Time limit) const {
   if (!licence_idle_.covers(request.licences) || !licences_fit(request.licences, now_, duration))
     return std::nullopt;
-  const std::uint64_t mask = feature_mask(request);
-  const auto n_nodes = static_cast<NodeIndex>(machine_->nodes().size());
-  caps_.assign(n_nodes, 0);
-  for (NodeIndex n = 0; n < n_nodes; ++n) {
-    if (!eligible(n, request, mask) || blocked(n, request, now_, limit)) continue;
-    const Resources free = Resources::min(idle_[n], min_free(steps_[n], now_, duration));
-    caps_[n] = tasks_fit(n, free, request);
+  const bool is_plain = plain(request);
+  const bool whole = whole_nodes(*machine_, request);
+  if (is_plain) {
+    for (const PlainFailure& f : plain_failures_) {
+      if (f.whole == whole && f.duration <= duration && f.limit <= limit && f.tasks <= request.tasks)
+        return std::nullopt;
+    }
   }
-  return select(caps_, request);
+  const std::uint64_t mask = feature_mask(request);
+  usable_.clear();
+  // A job takes at least one CPU on every node it uses, so only nodes with an idle CPU
+  // can take part (a request asking no CPU at all looks at every node).
+  const bool needs_cpu = request.per_task[kCpu] > 0 || request.per_node[kCpu] > 0 || whole;
+  auto consider = [&](NodeIndex n) {
+    if (!eligible(n, request, mask) || blocked(n, request, now_, limit)) return;
+    const Resources free = Resources::min(idle_[n], min_free(steps_[n], now_, duration));
+    const int cap = tasks_fit(n, free, request);
+    if (cap > 0) usable_.emplace_back(n, cap);
+  };
+  if (needs_cpu) {
+    std::size_t kept = 0;
+    for (NodeIndex n : idle_nodes_) {
+      if (idle_[n][kCpu] <= 0) continue;  // taken since reset: drop it from the set
+      idle_nodes_[kept++] = n;
+      consider(n);
+    }
+    idle_nodes_.resize(kept);
+  } else {
+    for (NodeIndex n = 0; n < machine_->nodes().size(); ++n) consider(n);
+  }
+  std::optional<Allocation> a = select(usable_, request);
+  if (!a && is_plain && plain_failures_.size() < 64)
+    plain_failures_.push_back({duration, limit, request.tasks, whole});
+  return a;
 }
 
 NodePlan::Slot NodePlan::earliest_start(const JobRequest& request, Time duration,

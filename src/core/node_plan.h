@@ -87,6 +87,12 @@ class NodePlan {
   // Chooses nodes from per-node task capacities (0: unusable). Nothing if they do not
   // make the request.
   std::optional<Allocation> select(const std::vector<int>& caps, const JobRequest& request) const;
+  // The same from (node, capacity) pairs in node order, capacities > 0.
+  std::optional<Allocation> select(const std::vector<std::pair<NodeIndex, int>>& usable,
+                                   const JobRequest& request) const;
+  // Tasks of one CPU anywhere, nothing else asked (an SWF job): such requests are
+  // ordered by size, so a failure answers for every larger, longer one.
+  static bool plain(const JobRequest& request);
   bool licences_fit(const Resources& need, Time start, Time duration) const;
   Slot earliest_start_monotone(const JobRequest& request, Time duration, Time limit) const;
   Slot earliest_start_general(const JobRequest& request, Time duration, Time limit) const;
@@ -108,6 +114,21 @@ class NodePlan {
   // earliest_start needs its general (slower) search.
   bool monotone_ = true;
   mutable std::vector<int> caps_;  // scratch
+  mutable std::vector<std::pair<NodeIndex, int>> usable_;  // scratch
+  // Nodes with an idle CPU at reset (place_now looks only there; a node leaves the set
+  // when its CPUs are taken, lazily).
+  mutable std::vector<NodeIndex> idle_nodes_;
+  // CPUs of nodes not down or drained for good (ever_fits for plain requests).
+  std::int64_t usable_cpus_ = 0;
+  // place_now failures of plain requests since reset: (duration, limit, tasks). The plan
+  // only loses resources between resets, so each stays a failure.
+  struct PlainFailure {
+    Time duration;
+    Time limit;
+    int tasks;
+    bool whole;
+  };
+  mutable std::vector<PlainFailure> plain_failures_;
   mutable std::vector<Time> window_scratch_;
 };
 

@@ -31,6 +31,7 @@ std::vector<std::string> split_commas(const cli::OptionScanner& s, const std::st
 const char* cli_usage() {
   return "usage: easypp-sim --trace FILE --policy P[,P2,...] [--predictor SPEC] [--procs N]\n"
          "         [--machine 'nodes=N,cpus=C[,mem=M][,gpu=G]' | --machine FILE]\n"
+         "         [--whole-nodes]\n"
          "         [--size-from requested|allocated] [--runtime replay|cap]\n"
          "         [--load-factor X] [--estimate-factor X] [--skip-bad] [--seed N]\n"
          "         [--repeat N] [--format table|csv|json]\n"
@@ -70,6 +71,9 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       } catch (const std::invalid_argument& e) {
         s.bad(v, e.what());
       }
+    } else if (arg == "--whole-nodes") {
+      s.flag();
+      o.workload.whole_nodes = true;
     } else if (arg == "--size-from") {
       std::string v = s.value();
       if (v == "requested") {

@@ -49,6 +49,8 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
     const std::int64_t cpus = w.machine->total_cpus();
     if (cpus > 100000000) throw std::invalid_argument("--machine: more than 10^8 CPUs in all");
     w.procs = static_cast<int>(cpus);
+  } else if (options.whole_nodes) {
+    throw std::invalid_argument("--whole-nodes needs --machine (the nodes to take whole)");
   }
   if (w.procs <= 0) {
     throw std::invalid_argument(trace.path +
@@ -107,7 +109,11 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
     j.estimate = std::max<Time>(estimate, 1);
     j.prediction = j.estimate;
     j.partition = 0;
-    if (w.machine) j.request = std::make_shared<const JobRequest>(JobRequest::cpus(procs));
+    if (w.machine) {
+      JobRequest request = JobRequest::cpus(procs);
+      request.exclusive = options.whole_nodes;
+      j.request = std::make_shared<const JobRequest>(std::move(request));
+    }
     w.jobs.push_back(s);
   }
   return w;

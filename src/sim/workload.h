@@ -27,6 +27,9 @@ struct WorkloadOptions {
   // Replay on these nodes (machine_spec.h); null: one pool of `procs` processors, as the
   // papers do. A job of P processors then asks for P tasks of one CPU on any nodes.
   std::shared_ptr<const Machine> machine;
+  // With a machine: every job takes whole nodes (exclusive), as on sites that never
+  // share a node between jobs; otherwise its tasks share nodes with other jobs.
+  bool whole_nodes = false;
 };
 
 struct SimJob {
