@@ -9,10 +9,6 @@ namespace easypp::plugin {
 
 namespace {
 
-// A running job is corrected at most this many times in one pass: each correction moves
-// its predicted end past the previous one, so only a job far past its limit gets near.
-constexpr int kMaxCorrectionsPerPass = 64;
-
 bool spec_learns(const std::string& spec) {
   return spec.rfind("history", 0) == 0 || spec.rfind("last", 0) == 0;
 }
@@ -52,8 +48,8 @@ Planner::PredictionSlot& Planner::slot_for(const std::string& policy_name, const
   std::string override_spec;
   if (history_spec(traits.predictor)) override_spec = config_.predictor_spec();
   PredictionSlot slot;
-  slot.predictions = std::make_unique<Predictions>(traits, override_spec);
-  slot.learns = spec_learns(slot.predictions->spec());
+  slot.ledger = std::make_unique<JobLedger>(traits, override_spec);
+  slot.learns = spec_learns(slot.ledger->predictions().spec());
   return slots_.emplace(policy_name, std::move(slot)).first->second;
 }
 
@@ -67,94 +63,55 @@ Policy& Planner::policy_for(const std::string& partition, std::string& name) {
   return *it->second;
 }
 
-Job Planner::to_job(const JobRecord& r, const PolicyTraits& traits) const {
-  Job j;
-  j.id = r.id;
-  j.user = r.user;
-  j.submit = r.submit;
-  j.procs = r.procs;
-  // What the scheduler sees; X2-style policies widen it. Slurm still kills at r.limit.
-  j.estimate = std::max<Time>(1, std::llround(static_cast<double>(r.limit) * traits.estimate_factor));
-  return j;
+namespace {
+JobFacts facts_of(const JobRecord& r) {
+  JobFacts f;
+  f.id = r.id;
+  f.user = r.user;
+  f.submit = r.submit;
+  f.procs = r.procs;
+  f.limit = r.limit;
+  f.start = r.start;
+  return f;
 }
+}  // namespace
 
 void Planner::retain_active(const std::unordered_set<JobId>& active) {
-  for (auto& [name, slot] : slots_)
-    std::erase_if(slot.jobs, [&](const auto& kv) { return !active.count(kv.first); });
+  for (auto& [name, slot] : slots_) slot.ledger->retain(active);
 }
 
 PartitionPlan Planner::plan(const PartitionSnapshot& partition) {
   PartitionPlan out;
   Policy& policy = policy_for(partition.name, out.policy);
-  const PolicyTraits& traits = policy.traits();
   PredictionSlot& slot = slot_for(out.policy, policy);
-  ClusterState& state = out.state;
-  state.now = partition.now;
-  state.procs = partition.procs;
-
-  for (const JobRecord& r : partition.running) {
-    RunningJob rj;
-    rj.job = to_job(r, traits);
-    rj.start = r.start;
-    auto mem = slot.jobs.find(r.id);
-    if (mem == slot.jobs.end()) {
-      // Started before we saw it (main scheduler, or slurmctld restarted): predict now.
-      slot.predictions->predict(rj.job);
-      mem = slot.jobs.emplace(r.id, JobMemory{rj.job.prediction, 0, r.user, true}).first;
-    }
-    rj.job.prediction = mem->second.prediction;
-    rj.job.corrections = mem->second.corrections;
-    // A job outliving its prediction gets a new one (paper 000 section 3.2).
-    for (int i = 0; i < kMaxCorrectionsPerPass && rj.predicted_end() <= state.now; ++i) {
-      if (!slot.predictions->correct(rj, state.now)) break;
-      ++corrections_;
-    }
-    mem->second = JobMemory{rj.job.prediction, rj.job.corrections, r.user, true};
-    state.running.push_back(rj);
-  }
-
-  for (const JobRecord& r : partition.waiting) {
-    Job j = to_job(r, traits);
-    auto mem = slot.jobs.find(r.id);
-    if (mem == slot.jobs.end()) {
-      // Predicted once, when first seen waiting (about its submit time, as in the paper).
-      slot.predictions->predict(j);
-      mem = slot.jobs.emplace(r.id, JobMemory{j.prediction, 0, r.user, false}).first;
-    }
-    j.prediction = mem->second.prediction;
-    state.waiting.push_back(j);
-  }
-
-  out.decision = policy.plan(state);
+  running_.clear();
+  waiting_.clear();
+  for (const JobRecord& r : partition.running) running_.push_back(facts_of(r));
+  for (const JobRecord& r : partition.waiting) waiting_.push_back(facts_of(r));
+  out.decision =
+      slot.ledger->sync(policy, partition.now, partition.procs, nullptr, running_, waiting_);
+  out.state = slot.ledger->state();
   return out;
 }
 
 bool Planner::job_ended(const FinishedJob& finished) {
-  if (!learnt_.insert(finished.job.id).second) return false;
-  Job j;
-  j.id = finished.job.id;
-  j.user = finished.job.user;
-  j.submit = finished.job.submit;
-  j.procs = finished.job.procs;
-  j.estimate = finished.job.limit;  // the user's own estimate teaches the predictor
+  JobFacts f = facts_of(finished.job);
   bool learnt = false;
   for (auto& [name, slot] : slots_) {
     if (!slot.learns) continue;
-    const auto end = slot.predictions->job_ended(j, finished.job.start, finished.end,
-                                                 finished.end_state);
-    learnt = learnt || end.learnt;
-    if (end.repredict_user) {
-      // Propagation: the user's waiting jobs are predicted again at the next pass.
-      std::erase_if(slot.jobs, [&](const auto& kv) {
-        return kv.second.user == *end.repredict_user && !kv.second.running;
-      });
-    }
+    learnt = slot.ledger->ended(f, finished.end, finished.end_state).learnt || learnt;
   }
   return learnt;
 }
 
+std::size_t Planner::corrections_made() const {
+  std::size_t n = 0;
+  for (const auto& [name, slot] : slots_) n += slot.ledger->corrections_made();
+  return n;
+}
+
 void Planner::retain_finished(const std::unordered_set<JobId>& alive) {
-  std::erase_if(learnt_, [&](JobId id) { return !alive.count(id); });
+  for (auto& [name, slot] : slots_) slot.ledger->retain_ended(alive);
 }
 
 Planner::PredictionSlot* Planner::persisted_slot() const {
@@ -169,14 +126,14 @@ Planner::PredictionSlot* Planner::persisted_slot() const {
 bool Planner::save(const std::string& path, std::string& error) const {
   const PredictionSlot* slot = persisted_slot();
   if (!slot) return true;
-  return slot->predictions->save(path, error);
+  return slot->ledger->predictions().save(path, error);
 }
 
 int Planner::load(const std::string& path, std::string& error) {
   int result = EPP_LOAD_MISSING;
   for (auto& [name, slot] : slots_) {
     if (!slot.learns) continue;
-    result = slot.predictions->load(path, error);
+    result = slot.ledger->predictions().load(path, error);
     if (result != EPP_LOAD_OK) break;
   }
   return result;
@@ -184,7 +141,7 @@ int Planner::load(const std::string& path, std::string& error) {
 
 std::size_t Planner::history_records() const {
   const PredictionSlot* slot = persisted_slot();
-  return slot ? epp_predictor_records(slot->predictions->handle()) : 0;
+  return slot ? epp_predictor_records(slot->ledger->predictions().handle()) : 0;
 }
 
 std::vector<Reservation> Planner::forecast_starts(const PartitionPlan& plan) {

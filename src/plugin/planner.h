@@ -1,7 +1,7 @@
-// The Slurm-free half of a scheduling pass: turns a partition snapshot into the core's
-// ClusterState (predictions from the core's Predictions wrapper, corrected when running
-// jobs outlive them), asks the partition's policy for a plan, and feeds finished jobs to
-// the predictors. Owns the per-partition policies and the per-job prediction memory.
+// The Slurm-free half of a scheduling pass: translates a partition snapshot into the
+// core's JobLedger (which predicts, corrects and learns by the same rules as in the
+// simulator) and asks the partition's policy for a plan. Owns the per-partition policies
+// and one ledger per policy name (partitions with the same policy share its history).
 #ifndef EASYPP_PLUGIN_PLANNER_H
 #define EASYPP_PLUGIN_PLANNER_H
 
@@ -15,8 +15,8 @@
 
 #include "core/decision.h"
 #include "core/job.h"
+#include "core/job_ledger.h"
 #include "core/policy.h"
-#include "core/predictions.h"
 #include "core/start_forecast.h"
 #include "plugin/config.h"
 #include "plugin/snapshot.h"
@@ -62,33 +62,25 @@ class Planner {
   int load(const std::string& path, std::string& error);
 
   std::size_t history_records() const;
-  std::size_t corrections_made() const { return corrections_; }
+  std::size_t corrections_made() const;
 
  private:
-  struct JobMemory {
-    Time prediction = 0;
-    int corrections = 0;
-    UserId user = 0;
-    bool running = false;
-  };
-  // One per policy name: its predictions and what it predicted for each job.
+  // One per policy name: its ledger (predictions and per-job memory).
   struct PredictionSlot {
-    std::unique_ptr<Predictions> predictions;
-    std::unordered_map<JobId, JobMemory> jobs;
+    std::unique_ptr<JobLedger> ledger;
     bool learns = false;  // history-based: persisted and fed finished jobs
   };
 
   Policy& policy_for(const std::string& partition, std::string& name);
   PredictionSlot& slot_for(const std::string& policy_name, const Policy& policy);
-  Job to_job(const JobRecord& r, const PolicyTraits& traits) const;
   PredictionSlot* persisted_slot() const;
 
   Config config_;
   std::map<std::string, std::unique_ptr<Policy>> policies_;  // by partition name
   std::map<std::string, PredictionSlot> slots_;              // by policy name
-  std::unordered_set<JobId> learnt_;                         // finished jobs fed
   StartForecast forecast_;
-  std::size_t corrections_ = 0;
+  std::vector<JobFacts> running_;  // scratch: one partition's jobs as the ledger takes them
+  std::vector<JobFacts> waiting_;
 };
 
 }  // namespace easypp::plugin

@@ -13,6 +13,7 @@
 
 #include "core/job_request.h"
 #include "core/machine.h"
+#include "core/job_ledger.h"
 #include "core/predictions.h"
 #include "core/profile.h"
 #include "easypp/predictor.h"
@@ -82,11 +83,11 @@ class Engine {
       : workload_(workload),
         policy_(policy),
         options_(options),
-        predictions_(policy.traits()),
+        ledger_(policy.traits(), {}, JobLedger::Driver::events),
         policy_name_(policy.name()),
         jobs_(workload.jobs.size()) {
     out_.policy = policy_name_;
-    out_.predictor = predictions_.spec();
+    out_.predictor = ledger_.predictions().spec();
     out_.trace = workload.trace;
     out_.procs = workload.procs;
     out_.jobs.resize(workload.jobs.size());
@@ -114,7 +115,7 @@ class Engine {
   // Paper 003's evaluation predictors: the seed, and the whole workload for their
   // per-trace category bounds (each job's runtime as this run replays it).
   void give_predictor_the_workload() {
-    epp_predictor* p = predictions_.handle();
+    epp_predictor* p = ledger_.predictions().handle();
     epp_predictor_set_seed(p, options_.seed);
     if (epp_predictor_needs_workload(p) == 0) return;
     std::vector<epp_workload_job> all(workload_.jobs.size());
@@ -126,7 +127,7 @@ class Engine {
     if (epp_set_workload(p, all.data(), all.size(), err, sizeof err) != 0) {
       throw std::invalid_argument(std::string(err));
     }
-    out_.predictor = predictions_.spec();  // now with the seed used
+    out_.predictor = ledger_.predictions().spec();  // now with the seed used
   }
 
   SimOutcome run() {
@@ -176,6 +177,20 @@ class Engine {
     return static_cast<std::uint32_t>(id - 1);
   }
 
+  // What the workload says of job i, as the ledger takes it.
+  JobFacts facts_of(std::uint32_t i) const {
+    const SimJob& s = workload_.jobs[i];
+    JobFacts f;
+    f.id = s.job.id;
+    f.user = s.job.user;
+    f.submit = s.job.submit;
+    f.procs = s.job.procs;
+    f.limit = s.job.estimate;  // the user's own (the kill time)
+    f.request = s.job.request;
+    f.actual_runtime = jobs_[i].runtime;
+    return f;
+  }
+
   // The prediction of job i changes to `prediction` now.
   void set_prediction(std::uint32_t i, Time prediction) {
     JobState& js = jobs_[i];
@@ -188,15 +203,10 @@ class Engine {
   void arrive(std::uint32_t i) {
     const SimJob& s = workload_.jobs[i];
     JobState& js = jobs_[i];
-    Job job = s.job;
-    // The scheduler's view of the estimate (X2 doubles it); the kill time stays the
-    // user's own estimate (s.job.estimate).
-    const double factor = policy_.traits().estimate_factor;
-    if (factor != 1.0) {
-      job.estimate = std::max<Time>(
-          1, static_cast<Time>(std::llround(static_cast<double>(s.job.estimate) * factor)));
-    }
-    predictions_.predict(job, js.runtime);
+    // The scheduler's view of the estimate (X2 doubles it) and the prediction, by the
+    // ledger's rules; the kill time stays the user's own estimate (s.job.estimate).
+    Job job = ledger_.admit(facts_of(i));
+    job.partition = s.job.partition;
     js.status = Status::waiting;
     js.prediction = job.prediction;
     js.accuracy_since = job.submit;
@@ -207,7 +217,7 @@ class Engine {
 
   void schedule_expiry(std::uint32_t i, const RunningJob& rj) {
     JobState& js = jobs_[i];
-    std::optional<Time> at = predictions_.next_correction_time(rj);
+    std::optional<Time> at = ledger_.next_correction(rj);
     js.underpredicted = rj.predicted_end() < js.end;
     if (at && *at < js.end) {
       if (*at <= state_.now) fail(policy_name_, state_.now, "correction time not in the future");
@@ -257,7 +267,9 @@ class Engine {
     out_.busy_proc_seconds += static_cast<double>(s.job.procs) * static_cast<double>(now - js.start);
     out_.last_end = std::max(out_.last_end, now);
     const int end_state = o.killed_at_limit ? EPP_END_TIMEOUT : s.end_state;
-    auto learnt = predictions_.job_ended(rj.job, js.start, now, end_state);
+    JobFacts facts = facts_of(e.job);
+    facts.start = js.start;
+    auto learnt = ledger_.ended(facts, now, end_state);
     js.status = Status::done;
     if (js.underpredicted) --underpredicted_running_;
     js.underpredicted = false;
@@ -271,7 +283,7 @@ class Engine {
     for (Job& w : state_.waiting) {
       if (w.user != user) continue;
       std::uint32_t i = index_of(w.id);
-      predictions_.predict(w, jobs_[i].runtime);
+      ledger_.repredict(w, jobs_[i].runtime);
       if (w.prediction != jobs_[i].prediction) set_prediction(i, w.prediction);
     }
   }
@@ -280,7 +292,7 @@ class Engine {
     JobState& js = jobs_[e.job];
     if (js.status != Status::running || js.version != e.version) return;
     RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
-    if (!predictions_.correct(rj, state_.now)) return;
+    if (!ledger_.correct(rj, state_.now)) return;
     set_prediction(e.job, rj.job.prediction);
     const bool was_under = js.underpredicted;
     schedule_expiry(e.job, rj);
@@ -519,7 +531,7 @@ class Engine {
   const Workload& workload_;
   Policy& policy_;
   SimOptions options_;
-  Predictions predictions_;
+  JobLedger ledger_;
   std::string policy_name_;
   std::vector<JobState> jobs_;
   SimOutcome out_;

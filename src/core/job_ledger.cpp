@@ -1,0 +1,129 @@
+#include "core/job_ledger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace easypp {
+
+JobLedger::JobLedger(const PolicyTraits& traits, std::string_view predictor_override,
+                     Driver driver)
+    : predictions_(traits, predictor_override), remembers_(driver == Driver::snapshots) {}
+
+Job JobLedger::base_job(const JobFacts& facts) const {
+  Job j;
+  j.id = facts.id;
+  j.user = facts.user;
+  j.submit = facts.submit;
+  j.procs = facts.procs;
+  j.restarts = facts.restarts;
+  j.request = facts.request;
+  // What the scheduler sees; X2-style policies widen it. The driver still kills at the
+  // user's own limit.
+  const double factor = traits().estimate_factor;
+  j.estimate = factor == 1.0 ? std::max<Time>(facts.limit, 1)
+                             : std::max<Time>(1, static_cast<Time>(std::llround(
+                                                     static_cast<double>(facts.limit) * factor)));
+  return j;
+}
+
+Job JobLedger::admit(const JobFacts& facts) {
+  Job j = base_job(facts);
+  if (!remembers_) {
+    predictions_.predict(j, facts.actual_runtime);
+    return j;
+  }
+  auto mem = memory_.find(facts.id);
+  if (mem == memory_.end()) {
+    // Predicted once, when first seen waiting (at its submit time, as in the paper).
+    predictions_.predict(j, facts.actual_runtime);
+    memory_.emplace(facts.id, Memory{j.prediction, 0, facts.user, false});
+  } else {
+    j.prediction = mem->second.prediction;
+    mem->second.running = false;
+  }
+  return j;
+}
+
+RunningJob JobLedger::running(const JobFacts& facts, Time now) {
+  RunningJob rj;
+  rj.job = base_job(facts);
+  rj.start = facts.start;
+  rj.allocation = facts.allocation;
+  auto mem = memory_.find(facts.id);
+  if (mem == memory_.end()) {
+    // Started before the ledger saw it (another scheduler, or a restart): predict now.
+    predictions_.predict(rj.job, facts.actual_runtime);
+    mem = memory_.emplace(facts.id, Memory{rj.job.prediction, 0, facts.user, true}).first;
+  }
+  rj.job.prediction = mem->second.prediction;
+  rj.job.corrections = mem->second.corrections;
+  for (int i = 0; i < kMaxCorrectionsPerSync && rj.predicted_end() <= now; ++i) {
+    if (!predictions_.correct(rj, now)) break;
+    ++corrections_;
+  }
+  mem->second = Memory{rj.job.prediction, rj.job.corrections, facts.user, true};
+  return rj;
+}
+
+bool JobLedger::correct(RunningJob& job, Time now) {
+  if (!predictions_.correct(job, now)) return false;
+  ++corrections_;
+  if (!remembers_) return true;
+  Memory& mem = memory_[job.job.id];
+  mem = Memory{job.job.prediction, job.job.corrections, job.job.user, true};
+  return true;
+}
+
+std::optional<Time> JobLedger::next_correction(const RunningJob& job) const {
+  return predictions_.next_correction_time(job);
+}
+
+JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state) {
+  if (remembers_) {
+    if (!ended_.insert(facts.id).second) return {};
+    memory_.erase(facts.id);
+  }
+  Job j = base_job(facts);
+  // The predictor learns from the user's own limit, whatever the scheduler saw.
+  j.estimate = facts.limit;
+  const auto learnt = predictions_.job_ended(j, facts.start, end, end_state);
+  Ended out{learnt.learnt, learnt.repredict_user};
+  if (out.repredict_user && remembers_) {
+    // Propagation: the user's waiting jobs are predicted again when next admitted.
+    std::erase_if(memory_, [&](const auto& kv) {
+      return kv.second.user == *out.repredict_user && !kv.second.running;
+    });
+  }
+  return out;
+}
+
+Time JobLedger::repredict(Job& job, Time actual_runtime) {
+  predictions_.predict(job, actual_runtime);
+  if (remembers_) memory_[job.id] = Memory{job.prediction, 0, job.user, false};
+  return job.prediction;
+}
+
+const Decision& JobLedger::sync(Policy& policy, Time now, int procs, const Machine* machine,
+                                std::span<const JobFacts> running,
+                                std::span<const JobFacts> waiting) {
+  state_.now = now;
+  state_.procs = procs;
+  state_.machine = machine;
+  state_.running.clear();
+  state_.waiting.clear();
+  for (const JobFacts& f : running) state_.running.push_back(this->running(f, now));
+  for (const JobFacts& f : waiting) state_.waiting.push_back(admit(f));
+  decision_ = policy.plan(state_);
+  return decision_;
+}
+
+void JobLedger::retain(const std::unordered_set<JobId>& active) {
+  std::erase_if(memory_, [&](const auto& kv) { return !active.count(kv.first); });
+}
+
+void JobLedger::retain_ended(const std::unordered_set<JobId>& alive) {
+  std::erase_if(ended_, [&](JobId id) { return !alive.count(id); });
+}
+
+}  // namespace easypp

@@ -1,0 +1,148 @@
+// One decision core, two drivers that only translate: the same event log through the
+// simulator (events) and through the plugin's Slurm-free translation layer (Planner, fed
+// partition snapshots as slurmctld's job list would show them) must give the same
+// decision at every pass: the same starts, backfills and reservations, planned on the same
+// predictions and corrections, with the predictor taught the same finished jobs.
+//
+// The log: the first jobs of the KTH trace (bundled), under easy++ (history predictions,
+// corrections, shortest-first backfill) and x2++ (estimates and predictions doubled: the
+// predictor must still learn the user's own limit in both drivers).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/policy.h"
+#include "plugin/planner.h"
+#include "sim/simulator.h"
+#include "sim/swf.h"
+#include "sim/workload.h"
+
+namespace easypp {
+namespace {
+
+struct Pass {
+  Time now;
+  ClusterState state;
+  Decision decision;
+};
+
+// Plans like `inner` and records every snapshot and decision the simulator asked for.
+class Recorder final : public Policy {
+ public:
+  explicit Recorder(std::unique_ptr<Policy> inner) : inner_(std::move(inner)) {}
+  std::string_view name() const override { return inner_->name(); }
+  const PolicyTraits& traits() const override { return inner_->traits(); }
+  Decision plan(const ClusterState& state) override {
+    Decision d = inner_->plan(state);
+    passes.push_back({state.now, state, d});
+    return d;
+  }
+  std::vector<Pass> passes;
+
+ private:
+  std::unique_ptr<Policy> inner_;
+};
+
+sim::Workload kth_slice(std::size_t jobs) {
+  const std::string path =
+      std::string(EASYPP_SRCDIR) + "/data/traces/KTH-SP2-1996-2.1-cln.swf.gz";
+  sim::Workload w = sim::prepare(swf::read(path), {});
+  if (w.jobs.size() > jobs) w.jobs.resize(jobs);
+  return w;
+}
+
+void drivers_agree(const std::string& policy_name, std::size_t jobs) {
+  const sim::Workload w = kth_slice(jobs);
+  Recorder recorder(make_policy(policy_name));
+  const sim::SimOutcome out = sim::simulate(w, recorder);
+  ASSERT_FALSE(recorder.passes.empty());
+
+  // When the plugin must look: every pass of the simulator, and every moment the
+  // simulator corrected a prediction (a running job's predicted end), since the plugin
+  // corrects at its passes only.
+  std::set<Time> moments;
+  std::map<Time, const Pass*> pass_at;
+  for (const Pass& p : recorder.passes) {
+    moments.insert(p.now);
+    pass_at[p.now] = &p;  // a moment with several passes (kills) has none here
+    for (const RunningJob& r : p.state.running) moments.insert(r.predicted_end());
+  }
+
+  plugin::Config config;
+  config.policy = policy_name;
+  plugin::Planner planner(config);
+  // Finished jobs in the simulator's order: by end time, then log order.
+  std::vector<std::size_t> by_end(w.jobs.size());
+  for (std::size_t i = 0; i < by_end.size(); ++i) by_end[i] = i;
+  std::stable_sort(by_end.begin(), by_end.end(),
+                   [&](std::size_t a, std::size_t b) { return out.jobs[a].end < out.jobs[b].end; });
+  std::size_t fed = 0;
+  auto record = [&](std::size_t i) {
+    plugin::JobRecord r;
+    r.id = w.jobs[i].job.id;
+    r.user = w.jobs[i].job.user;
+    r.submit = w.jobs[i].job.submit;
+    r.start = out.jobs[i].start;
+    r.limit = w.jobs[i].job.estimate;  // the user's own limit, as Slurm shows it
+    r.procs = w.jobs[i].job.procs;
+    return r;
+  };
+  int compared = 0;
+  const Time last = recorder.passes.back().now;
+  for (Time t : moments) {
+    if (t > last) break;
+    for (; fed < by_end.size() && out.jobs[by_end[fed]].end <= t; ++fed) {
+      const std::size_t i = by_end[fed];
+      plugin::FinishedJob f;
+      f.job = record(i);
+      f.end = out.jobs[i].end;
+      f.end_state = w.jobs[i].end_state;
+      planner.job_ended(f);
+    }
+    // slurmctld's view just before the pass at t: running jobs started before t and not
+    // ended; waiting jobs submitted by t and not started before t, in FCFS order.
+    plugin::PartitionSnapshot snap;
+    snap.name = "batch";
+    snap.now = t;
+    snap.procs = w.procs;
+    for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+      const sim::JobOutcome& o = out.jobs[i];
+      if (o.start < t && o.end > t) snap.running.push_back(record(i));
+      if (w.jobs[i].job.submit <= t && o.start >= t) snap.waiting.push_back(record(i));
+    }
+    const plugin::PartitionPlan plan = planner.plan(snap);
+    const auto it = pass_at.find(t);
+    if (it == pass_at.end()) continue;
+    const Pass& sim_pass = *it->second;
+    ASSERT_EQ(plan.state.waiting.size(), sim_pass.state.waiting.size()) << "t=" << t;
+    for (std::size_t k = 0; k < plan.state.waiting.size(); ++k) {
+      ASSERT_EQ(plan.state.waiting[k].id, sim_pass.state.waiting[k].id) << "t=" << t;
+      ASSERT_EQ(plan.state.waiting[k].estimate, sim_pass.state.waiting[k].estimate) << "t=" << t;
+      ASSERT_EQ(plan.state.waiting[k].prediction, sim_pass.state.waiting[k].prediction)
+          << policy_name << " t=" << t << " job " << plan.state.waiting[k].id;
+    }
+    ASSERT_EQ(plan.decision.start, sim_pass.decision.start) << policy_name << " t=" << t;
+    ASSERT_EQ(plan.decision.backfilled, sim_pass.decision.backfilled) << "t=" << t;
+    ASSERT_EQ(plan.decision.reservations.size(), sim_pass.decision.reservations.size());
+    for (std::size_t k = 0; k < plan.decision.reservations.size(); ++k) {
+      ASSERT_EQ(plan.decision.reservations[k].job, sim_pass.decision.reservations[k].job);
+      ASSERT_EQ(plan.decision.reservations[k].start, sim_pass.decision.reservations[k].start)
+          << policy_name << " t=" << t;
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, static_cast<int>(jobs)) << "every arrival is a pass";
+  EXPECT_GT(planner.history_records(), 0u);
+}
+
+TEST(DriversAgree, EasyPlusPlusOnKth) { drivers_agree("easy++", 1500); }
+TEST(DriversAgree, X2PlusPlusLearnsTheUsersOwnLimit) { drivers_agree("x2++", 1500); }
+
+}  // namespace
+}  // namespace easypp
