@@ -14,6 +14,7 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
                                 : static_cast<const JobOrder*>(&queue_order_);
   }
   rules_.fit = config_.fit;
+  rules_.depth = config_.depth;
 }
 
 Decision EasyFamilyPolicy::plan(const ClusterState& state) {

@@ -25,6 +25,8 @@ struct EasyFamilyConfig {
   // Double booking: also compute the head's reservation on user estimates (kill times) and
   // report that one in Decision.reservations; the planned one goes to planned_reservations.
   bool double_booking = false;
+  // Reservations per pass: the first `depth` blocked jobs get one (1 = EASY). Key depth=N.
+  int depth = 1;
 };
 
 class EasyFamilyPolicy final : public Policy {

@@ -7,6 +7,7 @@
 #include "core/lxfw_backfill.h"
 #include "core/multi_queue.h"
 #include "core/policy.h"
+#include "core/policy_params.h"
 #include "core/pv_easy.h"
 #include "core/timed_run.h"
 
@@ -53,8 +54,9 @@ struct Entry {
   // True when the predictor is the policy's free parameter (+ and ++ variants), so
   // PolicyOptions.predictor may replace it; false when the name fixes it.
   bool predictor_overridable;
-  // Builds the policy with these traits (its defaults, or with the predictor replaced).
-  std::function<std::unique_ptr<Policy>(PolicyTraits)> make;
+  // Builds the policy with these traits (its defaults, or with the predictor replaced),
+  // reading its own keys from the spec.
+  std::function<std::unique_ptr<Policy>(PolicyTraits, PolicyParams&)> make;
   PolicyTraits traits;
 };
 
@@ -62,9 +64,12 @@ struct Entry {
 Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyFamilyConfig c) {
   c.name = name;
   return {name, overridable,
-          [c](PolicyTraits t) {
+          [c](PolicyTraits t, PolicyParams& params) {
             EasyFamilyConfig full = c;
             full.traits = std::move(t);
+            // Reservations per pass (1 = EASY); the name then says it, for reports.
+            full.depth = static_cast<int>(params.integer("depth", 1, 1, 1000));
+            if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
           },
           std::move(traits)};
@@ -81,14 +86,14 @@ const std::vector<Entry>& registry() {
       // Clairvoyant; corrections only matter for runs longer than their estimate.
       easy_family("perfect++", false, on_predictions("perfect"), {.shortest_backfill = true}),
       {"conservative", false,
-       [](PolicyTraits t) {
+       [](PolicyTraits t, PolicyParams&) {
          return std::unique_ptr<Policy>(
              std::make_unique<ConservativePolicy>("conservative", std::move(t)));
        },
        on_estimates()},
       // Paper 002: preemptive venture EASY (pv_easy.h), Last Model predictions by default.
       {"pv-easy", true,
-       [](PolicyTraits t) {
+       [](PolicyTraits t, PolicyParams&) {
          return std::unique_ptr<Policy>(std::make_unique<PvEasyPolicy>("pv-easy", std::move(t)));
        },
        [] {
@@ -112,28 +117,28 @@ const std::vector<Entry>& registry() {
       // Paper 003: LXF&W(w)-backfilling, w = 0.02/hour (lxfw_backfill.h); on estimates, and
       // on predictions with correction (lxf-w+, takes --predictor like easy++).
       {"lxf-w", false,
-       [](PolicyTraits t) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w", std::move(t))); },
+       [](PolicyTraits t, PolicyParams&) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w", std::move(t))); },
        on_estimates()},
       {"lxf-w+", true,
-       [](PolicyTraits t) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w+", std::move(t))); },
+       [](PolicyTraits t, PolicyParams&) { return std::unique_ptr<Policy>(std::make_unique<LxfwBackfillPolicy>("lxf-w+", std::move(t))); },
        on_predictions()},
       // Paper 001: multiple-queue backfilling (mq), with variable delay (mq-vd: delta_1 = s_1
       // as printed; mq-vd0: delta_1 = 0), and its single-queue baseline of Fig. 3 (mq-1q).
       {"mq", false,
-       [](PolicyTraits t) { return make_multi_queue("mq", std::move(t), DelayRule::none, true); },
+       [](PolicyTraits t, PolicyParams&) { return make_multi_queue("mq", std::move(t), DelayRule::none, true); },
        on_estimates()},
       {"mq-vd", false,
-       [](PolicyTraits t) {
+       [](PolicyTraits t, PolicyParams&) {
          return make_multi_queue("mq-vd", std::move(t), DelayRule::paper, true);
        },
        on_estimates()},
       {"mq-vd0", false,
-       [](PolicyTraits t) {
+       [](PolicyTraits t, PolicyParams&) {
          return make_multi_queue("mq-vd0", std::move(t), DelayRule::first_zero, true);
        },
        on_estimates()},
       {"mq-1q", false,
-       [](PolicyTraits t) { return make_multi_queue("mq-1q", std::move(t), DelayRule::none, false); },
+       [](PolicyTraits t, PolicyParams&) { return make_multi_queue("mq-1q", std::move(t), DelayRule::none, false); },
        on_estimates()},
   };
   return entries;
@@ -141,9 +146,17 @@ const std::vector<Entry>& registry() {
 
 }  // namespace
 
-std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options) {
-  if (name == "timed-run") return make_timed_run(options);  // paper 004; takes base, trial
-  if (auto mq = make_multi_queue_with_limits(name, options.predictor)) return mq;  // mq:L1:L2..
+std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& options) {
+  if (auto mq = make_multi_queue_with_limits(spec, options.predictor)) return mq;  // mq:L1:L2..
+  PolicyParams params = PolicyParams::parse(spec);
+  const std::string& name = params.name();
+  if (name == "timed-run") {  // paper 004: base scheduler and trial length, as keys
+    PolicyOptions o = options;
+    o.base = params.word("base", options.base, {"fcfs", "easy"});
+    o.trial_length = params.integer("trial", options.trial_length, 0, 100'000'000);
+    params.finish();
+    return make_timed_run(o);
+  }
   for (const Entry& e : registry()) {
     if (name != e.name) continue;
     if (!options.predictor.empty() && !e.predictor_overridable) {
@@ -154,11 +167,13 @@ std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& 
     }
     PolicyTraits traits = e.traits;
     if (!options.predictor.empty()) traits.predictor = options.predictor;
-    return e.make(std::move(traits));
+    auto policy = e.make(std::move(traits), params);
+    params.finish();
+    return policy;
   }
   std::string valid;
   for (const std::string& n : policy_names()) valid += (valid.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown policy=" + std::string(name) + " (valid: " + valid + ")");
+  throw std::invalid_argument("unknown policy=" + name + " (valid: " + valid + ")");
 }
 
 std::vector<std::string> policy_names() {

@@ -50,8 +50,11 @@ struct PolicyOptions {
   Time trial_length = 90;
 };
 
-// Builds a policy by name. Throws std::invalid_argument naming the bad name and listing
-// the valid ones. The names (paper 000; "+" = system predictions with correction,
+// Builds a policy from its spec, NAME or NAME:key=value[,...] (policy_params.h). Throws
+// std::invalid_argument naming a bad name (listing the valid ones) or a bad key=value.
+// Keys: every EASY-family name below (fcfs .. easy++-safe) takes depth=N, the
+// reservations per pass (default 1 = EASY; e.g. easy++:depth=4); timed-run takes
+// base=fcfs|easy and trial=SECONDS (defaults from options, else easy and 90). The names (paper 000; "+" = system predictions with correction,
 // "++" = "+" with shortest-job-backfilled-first):
 //   fcfs          no backfilling
 //   easy          EASY on user estimates, FCFS backfill order
@@ -84,7 +87,7 @@ struct PolicyOptions {
 // Later policies plug in here too: other orders (paper 003) as JobOrder classes,
 // kill-and-requeue policies (papers 002, 004) through Decision.kill_requeue; partitions
 // (paper 001) are the policy's own memory (MultiQueuePolicy::partition_sizes()).
-std::unique_ptr<Policy> make_policy(std::string_view name, const PolicyOptions& options = {});
+std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& options = {});
 std::vector<std::string> policy_names();
 
 }  // namespace easypp

@@ -1,5 +1,7 @@
 #include "plugin/config.h"
 
+#include "core/policy.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -55,8 +57,10 @@ class Parser {
     }
     Config& c = out_.config;
     if (k == "easypp_policy") {
-      if (!valid_policy(value))
-        fail(key, value, "unknown policy (valid: " + join(live_policies()) + ")", c.policy);
+      std::string why;
+      if (!valid_policy(value, why))
+        fail(key, value, why.empty() ? "unknown policy (valid: " + join(live_policies()) + ")" : why,
+             c.policy);
       else if (simulator_only(value))
         fail(key, value, kSimulatorOnly, c.policy);
       else
@@ -104,8 +108,23 @@ class Parser {
   }
 
  private:
-  bool valid_policy(std::string_view name) const {
-    return std::find(policies_.begin(), policies_.end(), name) != policies_.end();
+  // A known name, with keys the policy takes (easy++:depth=2); `why` says what is wrong
+  // with the keys.
+  bool valid_policy(std::string_view spec, std::string& why) const {
+    const std::string_view name = spec.substr(0, spec.find(':'));
+    if (std::find(policies_.begin(), policies_.end(), name) == policies_.end()) return false;
+    if (name.size() == spec.size()) return true;
+    try {
+      make_policy(spec);
+    } catch (const std::exception& e) {
+      why = e.what();
+      return false;
+    }
+    return true;
+  }
+  bool valid_policy(std::string_view spec) const {
+    std::string why;
+    return valid_policy(spec, why);
   }
   // The names an error offers: every policy the plugin runs.
   std::vector<std::string> live_policies() const {
@@ -115,7 +134,8 @@ class Parser {
     }
     return out;
   }
-  bool simulator_only(std::string_view name) const {
+  bool simulator_only(std::string_view spec) const {
+    const std::string_view name = spec.substr(0, spec.find(':'));
     return std::find(simulator_only_.begin(), simulator_only_.end(), name) != simulator_only_.end();
   }
 

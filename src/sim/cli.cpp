@@ -11,6 +11,8 @@ namespace {
 
 using cli::parse_integer;
 
+// Policies are separated by commas; a policy's own keys are too (easy++:depth=2,x=y), so
+// an item of the form key=value (no ':' before its '=') continues the policy before it.
 std::vector<std::string> split_commas(const cli::OptionScanner& s, const std::string& value) {
   std::vector<std::string> out;
   size_t from = 0;
@@ -19,7 +21,13 @@ std::vector<std::string> split_commas(const cli::OptionScanner& s, const std::st
     std::string item = value.substr(from, comma == std::string::npos ? std::string::npos
                                                                      : comma - from);
     if (item.empty()) s.bad(value, "empty policy name in the list");
-    out.push_back(item);
+    const size_t eq = item.find('=');
+    const bool continues = eq != std::string::npos && item.find(':') > eq;
+    if (continues && !out.empty() && out.back().find(':') != std::string::npos) {
+      out.back() += "," + item;
+    } else {
+      out.push_back(item);
+    }
     if (comma == std::string::npos) break;
     from = comma + 1;
   }

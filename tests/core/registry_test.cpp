@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/policy.h"
+#include "snapshot.h"
 
 namespace easypp {
 namespace {
@@ -73,5 +74,48 @@ TEST(Registry, PredictorOptionRejectedWhereTheNameFixesIt) {
   }
 }
 
+
+// Policy keys (NAME:key=value,...): each policy reads its own; a key it does not take, a
+// malformed item or a value out of range is an error naming the policy and the key=value.
+TEST(Registry, KeysAreReadByTheirPolicy) {
+  auto deep = make_policy("easy++:depth=3");
+  EXPECT_EQ(deep->name(), "easy++:depth=3");
+  EXPECT_EQ(make_policy("easy++:depth=1")->name(), "easy++:depth=1");
+  auto expect_error = [](const char* spec, const char* text) {
+    try {
+      make_policy(spec);
+      ADD_FAILURE() << spec << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  expect_error("easy++:depht=3", "policy easy++: depht=3: not a key of this policy");
+  expect_error("easy++:depth=0", "policy easy++: depth=0: must be in 1..1000");
+  expect_error("easy++:depth=x", "depth=x: not a whole number");
+  expect_error("easy++:depth", "'depth' is not key=value");
+  expect_error("easy++:depth=2,depth=3", "key depth given twice");
+  expect_error("conservative:depth=2", "policy conservative: depth=2: not a key of this policy");
+  expect_error("timed-run:base=sjf", "policy timed-run: base=sjf: expected fcfs|easy");
+  EXPECT_EQ(make_policy("timed-run:base=fcfs,trial=60")->name(), "timed-run");
+}
+
+// depth=N gives N reservations per pass (hand-computed in node_easy_test's
+// ReservationDepthProtectsTheSecondJob; here through the registry): 16 CPUs, 8 busy until
+// 100; H1 12 CPUs and H2 16 CPUs for 100 s; B 4 CPUs for 500 s backfills under EASY only.
+TEST(Registry, DepthKeyGivesReservations) {
+  ClusterState s;
+  s.procs = 16;
+  s.running.push_back(test::running(1, 8, 0, 100));
+  s.waiting.push_back(test::waiting(10, 12, 100));
+  s.waiting.push_back(test::waiting(11, 16, 100));
+  s.waiting.push_back(test::waiting(12, 4, 500));
+  const Decision easy = make_policy("easy")->plan(s);
+  EXPECT_EQ(easy.reservations.size(), 1u);
+  EXPECT_TRUE(test::backfills(easy, 12));
+  const Decision two = make_policy("easy:depth=2")->plan(s);
+  ASSERT_EQ(two.reservations.size(), 2u);
+  EXPECT_EQ(two.reservations[1].start, 200);
+  EXPECT_FALSE(test::starts(two, 12));
+}
 }  // namespace
 }  // namespace easypp

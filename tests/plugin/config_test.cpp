@@ -171,5 +171,16 @@ TEST(PluginConfig, KillingPoliciesAreRefusedWithTheReason) {
             std::string::npos) << q.errors[0];
 }
 
+
+// easypp_policy takes a policy spec with keys (easy++:depth=4); a bad key falls back to
+// the default policy with one error naming it.
+TEST(PluginConfig, PolicyKeysAreChecked) {
+  EXPECT_EQ(parse("easypp_policy=easy++:depth=4").config.policy, "easy++:depth=4");
+  const ParsedConfig bad = parse("easypp_policy=easy++:depht=4");
+  EXPECT_EQ(bad.config.policy, "easy++");
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_NE(bad.errors[0].find("depht=4: not a key of this policy"), std::string::npos)
+      << bad.errors[0];
+}
 }  // namespace
 }  // namespace easypp::plugin

@@ -45,6 +45,15 @@ TEST(Cli, ParsesEveryOption) {
   EXPECT_EQ(o.format, Format::json);
 }
 
+// A policy's keys are separated by commas like the policies: key=value items continue
+// the policy before them.
+TEST(Cli, PolicyKeysStayWithTheirPolicy) {
+  const CliOptions o = parse_cli({"easypp-sim", "--trace", "t.swf", "--policy",
+                                  "easy,easy++:depth=2,x=1,timed-run:base=fcfs,trial=60,fcfs"});
+  EXPECT_EQ(o.policies, (std::vector<std::string>{"easy", "easy++:depth=2,x=1",
+                                                  "timed-run:base=fcfs,trial=60", "fcfs"}));
+}
+
 TEST(Cli, DefaultsAreDocumentedOnes) {
   CliOptions o = parse({"--trace", "t.swf", "--policy", "easy"});
   EXPECT_EQ(o.workload.size_from, SizeFrom::requested);
