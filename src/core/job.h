@@ -22,6 +22,10 @@ struct Job {
   JobId id = 0;
   UserId user = 0;
   Time submit = 0;
+  // The driver's priority: larger is served first (Slurm's job priority; the simulator's
+  // FCFS gives earlier submits larger values). Ties go to the smaller id. Policies that
+  // compare running with waiting jobs (preemption, papers 002/004) use it.
+  std::int64_t priority = 0;
   int procs = 1;
   // The user's estimate (time limit) as the scheduler sees it: the kill time, except in
   // the X2 family where the driver multiplies it by PolicyTraits::estimate_factor (and
@@ -69,6 +73,11 @@ struct ClusterState {
 // Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan
 // it: fewer than one processor. Policies check every job they examine.
 void require_plannable(const Job& job);
+
+// True when a is served before b by the driver's priority (ties: smaller id).
+inline bool higher_priority(const Job& a, const Job& b) {
+  return a.priority != b.priority ? a.priority > b.priority : a.id < b.id;
+}
 
 // Throws std::invalid_argument naming the policy when `state` has a Machine: for the
 // policies that still plan one pool of processors (they would misplan nodes).

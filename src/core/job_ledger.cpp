@@ -15,6 +15,7 @@ Job JobLedger::base_job(const JobFacts& facts) const {
   j.id = facts.id;
   j.user = facts.user;
   j.submit = facts.submit;
+  j.priority = facts.priority;
   j.procs = facts.procs;
   j.restarts = facts.restarts;
   j.request = facts.request;

@@ -34,6 +34,7 @@ struct JobFacts {
   JobId id = 0;
   UserId user = 0;
   Time submit = 0;
+  std::int64_t priority = 0;  // Job::priority
   int procs = 1;
   Time limit = 0;  // the user's time limit: the job is killed at start + limit
   Time start = 0;  // running jobs only

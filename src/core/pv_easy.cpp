@@ -5,11 +5,9 @@
 namespace easypp {
 namespace {
 
-// Priority is submission time (paper 002 section 5.2), ties by job id: the simulator's
-// queue order. True when a has higher priority than b.
-bool higher(const Job& a, const Job& b) {
-  return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
-}
+// Priority is the driver's (paper 002 section 5.2 uses submission time: the simulator's
+// FCFS priority). True when a has higher priority than b.
+bool higher(const Job& a, const Job& b) { return higher_priority(a, b); }
 
 }  // namespace
 

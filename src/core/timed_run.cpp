@@ -9,9 +9,8 @@ namespace {
 
 constexpr std::size_t kNotRunning = std::numeric_limits<std::size_t>::max();
 
-bool before(const Job& a, const Job& b) {
-  return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
-}
+// The driver's priority order (the simulator's FCFS in paper 004).
+bool before(const Job& a, const Job& b) { return higher_priority(a, b); }
 
 }  // namespace
 

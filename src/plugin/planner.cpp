@@ -69,6 +69,7 @@ JobFacts facts_of(const JobRecord& r) {
   f.id = r.id;
   f.user = r.user;
   f.submit = r.submit;
+  f.priority = r.priority;
   f.procs = r.procs;
   f.limit = r.limit;
   f.start = r.start;

@@ -130,6 +130,7 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
     r.user = job->user_id;
     r.submit = job->details ? job->details->submit_time : job->start_time;
     r.start = job->start_time;
+    r.priority = job->priority;
     // The kill time Slurm enforces (end_time), as a duration; we never change it.
     r.limit = std::max<Time>(1, static_cast<Time>(job->end_time) - job->start_time);
     r.procs = cpus;
@@ -141,6 +142,7 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
     r.id = q.job->job_id;
     r.user = q.job->user_id;
     r.submit = q.job->details ? q.job->details->submit_time : now;
+    r.priority = q.priority;
     r.limit = pending_limit(q.job, part);
     r.procs = needed_cpus(q.job, max_node_cpus);
     snap.waiting.push_back(r);

@@ -15,6 +15,7 @@ struct JobRecord {
   JobId id = 0;
   UserId user = 0;
   Time submit = 0;
+  std::int64_t priority = 0;  // Slurm's job priority (larger first)
   Time start = 0;  // running jobs only
   // The user's time limit in seconds: the kill time is start + limit. Never changed.
   Time limit = 0;

@@ -184,6 +184,7 @@ class Engine {
     f.id = s.job.id;
     f.user = s.job.user;
     f.submit = s.job.submit;
+    f.priority = -s.job.submit;  // FCFS: earlier submits first (ties: smaller id)
     f.procs = s.job.procs;
     f.limit = s.job.estimate;  // the user's own (the kill time)
     f.request = s.job.request;
