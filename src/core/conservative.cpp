@@ -1,11 +1,13 @@
 #include "core/conservative.h"
 
+#include <memory>
+
 namespace easypp {
 
 Decision ConservativePolicy::plan(const ClusterState& state) {
-  require_pool(state, name());
   Decision decision;
   if (state.waiting.empty()) return decision;
+  if (state.machine != nullptr) return plan_on_nodes(state);
   profile_.reset(state, RunningEnd::predicted);
   bool someone_waits = false;  // a higher-priority job did not start: later starts backfill
   for (const Job& job : state.waiting) {
@@ -23,6 +25,33 @@ Decision ConservativePolicy::plan(const ClusterState& state) {
     // prediction has expired; either way it holds its place in the plan.
     profile_.reserve(start, job.prediction, job.procs);
     decision.reservations.push_back({job.id, start});
+    someone_waits = true;
+  }
+  return decision;
+}
+
+Decision ConservativePolicy::plan_on_nodes(const ClusterState& state) {
+  Decision decision;
+  NodePlan& plan = node_plan_;
+  plan.reset(state, RunningEnd::predicted);
+  bool someone_waits = false;
+  for (const Job& job : state.waiting) {
+    require_plannable(job);
+    ++decision.examined;
+    const JobRequest request = job.request ? *job.request : JobRequest::cpus(job.procs);
+    if (!plan.ever_fits(request)) continue;  // never on this machine
+    if (auto a = plan.place_now(request, job.prediction, job.estimate)) {
+      plan.start_now(*a, job.prediction);
+      decision.start.push_back(job.id);
+      decision.start_allocations.push_back(std::make_shared<const Allocation>(std::move(*a)));
+      if (someone_waits) decision.backfilled.push_back(job.id);
+      continue;
+    }
+    NodePlan::Slot slot = plan.earliest_start(request, job.prediction, job.estimate);
+    if (slot.start == kNever) continue;
+    plan.reserve(slot.allocation, slot.start, job.prediction);
+    decision.reservations.push_back(
+        {job.id, slot.start, std::make_shared<const Allocation>(std::move(slot.allocation))});
     someone_waits = true;
   }
   return decision;

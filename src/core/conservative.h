@@ -3,12 +3,13 @@
 // processors are really idle) starts. Planning is on predictions, like EASY's.
 //
 // Cost per pass: O(Q * (R + Q)) (each job scans and extends the profile), so unlike EASY
-// it grows with the queue length.
+// it grows with the queue length. On a Machine, every reservation is on specific nodes.
 #ifndef EASYPP_CORE_CONSERVATIVE_H
 #define EASYPP_CORE_CONSERVATIVE_H
 
 #include <string>
 
+#include "core/node_plan.h"
 #include "core/policy.h"
 #include "core/profile.h"
 
@@ -23,6 +24,9 @@ class ConservativePolicy final : public Policy {
   Decision plan(const ClusterState& state) override;
 
  private:
+  // The same on a Machine's nodes: each job's reservation on specific nodes.
+  Decision plan_on_nodes(const ClusterState& state);
+  NodePlan node_plan_;
   std::string name_;
   PolicyTraits traits_;
   AvailabilityProfile profile_;

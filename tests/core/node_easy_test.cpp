@@ -359,7 +359,7 @@ ClusterState as_single_node(const ClusterState& pool, const Machine& m) {
 TEST(NodeEasy, SingleNodePlansAsThePool) {
   std::mt19937_64 rng(20261122);
   const char* policies[] = {"fcfs", "easy", "easy+", "easy-sjbf", "easy++", "easy++-safe",
-                            "sjf", "easy++-dbook"};
+                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative"};
   for (int round = 0; round < 400; ++round) {
     const ClusterState pool = random_pool(rng);
     const Machine m = Machine::single_node(pool.procs);

@@ -103,7 +103,7 @@ TEST(MachineSim, ManyNodesKeepEveryNodeWithinCapacity) {
   const Workload nodes = kth(std::make_shared<const Machine>(parse_machine("nodes=25,cpus=4")), 3000);
   if (nodes.jobs.empty()) GTEST_SKIP() << "KTH trace not found (set EASYPP_TRACES)";
   ASSERT_TRUE(invariants_checked());
-  for (const char* policy : {"easy", "easy++", "fcfs"}) {
+  for (const char* policy : {"easy", "easy++", "fcfs", "conservative", "easy++:depth=4"}) {
     const SimOutcome o = testing::run(nodes, policy);
     for (const JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit) << policy;
   }
@@ -113,10 +113,10 @@ TEST(MachineSim, PoolPoliciesRefuseNodesByName) {
   const Workload nodes = kth(std::make_shared<const Machine>(parse_machine("nodes=25,cpus=4")), 50);
   if (nodes.jobs.empty()) GTEST_SKIP() << "KTH trace not found (set EASYPP_TRACES)";
   try {
-    testing::run(nodes, "conservative");
-    ADD_FAILURE() << "conservative ran on nodes";
+    testing::run(nodes, "mq");
+    ADD_FAILURE() << "mq ran on nodes";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("policy conservative plans one pool"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("policy mq plans one pool"), std::string::npos)
         << e.what();
   }
 }
