@@ -176,6 +176,14 @@ std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& 
   throw std::invalid_argument("unknown policy=" + name + " (valid: " + valid + ")");
 }
 
+bool policy_takes_predictor(std::string_view spec) {
+  const std::string_view name = spec.substr(0, spec.find(':'));
+  if (name == "timed-run") return true;
+  for (const Entry& e : registry())
+    if (name == e.name) return e.predictor_overridable;
+  return name != "mq" && name != "mq-vd" && name != "mq-vd0";  // unknown: make_policy says
+}
+
 std::vector<std::string> policy_names() {
   std::vector<std::string> names;
   for (const Entry& e : registry()) names.emplace_back(e.name);

@@ -89,6 +89,10 @@ struct PolicyOptions {
 // (paper 001) are the policy's own memory (MultiQueuePolicy::partition_sizes()).
 std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& options = {});
 std::vector<std::string> policy_names();
+// Whether options.predictor applies to the policy this spec names (its predictions are its
+// free parameter: the + and ++ variants, pv-easy, timed-run), so a tool running several
+// policies with one --predictor can leave the others on their own predictions.
+bool policy_takes_predictor(std::string_view spec);
 
 }  // namespace easypp
 

@@ -42,7 +42,7 @@ const char* cli_usage() {
          "         [--whole-nodes]\n"
          "         [--size-from requested|allocated] [--runtime replay|cap]\n"
          "         [--load-factor X] [--estimate-factor X] [--skip-bad] [--seed N]\n"
-         "         [--repeat N] [--format table|csv|json]\n"
+         "         [--repeat N] [--format table|csv|json] [--schedule FILE[.csv]]\n"
          "         [--base fcfs|easy] [--trial-length S]  (timed-run)\n"
          "Replays an SWF trace (plain or gzip) through each policy and prints paper-000\n"
          "metrics; the table compares every policy with the first. See easypp-sim(1).\n";
@@ -69,6 +69,9 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     } else if (arg == "--trial-length") {
       std::string v = s.value();
       o.trial_length = parse_integer(arg, v, 0, 100000000);
+    } else if (arg == "--schedule") {
+      o.schedule = s.value();
+      if (o.schedule.empty()) s.bad(o.schedule, "empty file name");
     } else if (arg == "--procs") {
       std::string v = s.value();
       o.workload.procs = static_cast<int>(parse_integer(arg, v, 1, 100000000));

@@ -28,6 +28,8 @@ struct CliOptions {
   // Runs of each policy with seeds seed, seed+1, ...; > 1 adds a mean/spread summary.
   int repeat = 1;
   Format format = Format::table;
+  // Every job's schedule per policy (schedule_file.h): SWF, or CSV when it ends in .csv.
+  std::string schedule;
   bool help = false;
 };
 

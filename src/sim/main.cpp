@@ -13,6 +13,7 @@
 #include "sim/metrics.h"
 #include "sim/repeat_summary.h"
 #include "sim/report.h"
+#include "sim/schedule_file.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"
@@ -37,7 +38,17 @@ int run(const easypp::sim::CliOptions& options) {
   policy_options.trial_length = options.trial_length;
   for (const std::string& name : options.policies) {
     try {
-      policies.push_back(make_policy(name, policy_options));
+      // One --predictor for a mixed run: it applies to the policies planning on
+      // predictions; estimate-based ones (easy, easy-sjbf, ...) keep theirs, with a note.
+      PolicyOptions these = policy_options;
+      if (!these.predictor.empty() && !policy_takes_predictor(name)) {
+        if (options.policies.size() > 1) {
+          std::fprintf(stderr, "easypp-sim: note: --predictor does not apply to %s (its name "
+                               "fixes its predictions); it runs as named\n", name.c_str());
+          these.predictor.clear();
+        }
+      }
+      policies.push_back(make_policy(name, these));
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "easypp-sim: %s\n", e.what());
       return 2;
@@ -77,6 +88,12 @@ int run(const easypp::sim::CliOptions& options) {
         std::fprintf(stderr, "easypp-sim: policy=%s: %s\n", std::string(policy->name()).c_str(),
                      e.what());
         return 2;
+      }
+      if (!options.schedule.empty()) {
+        const bool several = options.policies.size() > 1 || options.repeat > 1;
+        std::string label = outcome.policy;
+        if (options.repeat > 1) label += ".seed" + std::to_string(run_options.seed);
+        write_schedule(schedule_path(options.schedule, label, several), workload, outcome);
       }
       RunReport r;
       r.policy = outcome.policy;

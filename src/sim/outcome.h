@@ -30,6 +30,7 @@ struct JobOutcome {
   // submit and termination (paper 000 section 2), in [0, 1].
   double accuracy = 0;
   int corrections = 0;  // prediction corrections over the job's life
+  Time prediction_at_start = kUnset;  // what the scheduler planned with when it started
   // First reservation any pass gave the job (kUnset: never got one).
   Time first_reservation = kUnset;
   // Heel and toe (paper 000 Table 10), for jobs that were the head (reservations[0]):

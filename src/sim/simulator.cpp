@@ -350,6 +350,7 @@ class Engine {
       used_procs_ += w.procs;
       if (js.allocation) take_nodes(w.id, *js.allocation);
       out_.jobs[i].backfilled = false;
+      out_.jobs[i].prediction_at_start = w.prediction;
       events_.push(Event{js.end, EventKind::end, i, js.version});
       schedule_expiry(i, state_.running.back());
       if (js.underpredicted) ++underpredicted_running_;

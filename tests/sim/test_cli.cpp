@@ -1,5 +1,7 @@
 // easypp-sim's options, and the program's exit codes and outputs.
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -110,6 +112,50 @@ TEST(Program, UnknownPolicyExitsTwo) {
   Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") + " --policy easy,nope");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("policy=nope"), std::string::npos) << r.out;
+}
+
+// --schedule on paper 000 Fig. 1 (hand-computed in the trace's header): EASY starts jobs
+// 1, 2 at 0, backfills 5 at 2, starts 3 at 10 and 4 at 15. The CSV says so job by job, and
+// the SWF schedule carries the simulated waits in the archive's 18 fields.
+TEST(Program, ScheduleFileListsEveryJobsStart) {
+  const std::string dir = ::testing::TempDir();
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                      " --policy easy --schedule " + dir + "/fig1.csv");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream csv(dir + "/fig1.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line.rfind("job,id,user,submit,start,end,wait,runtime,procs,estimate,"
+                       "prediction_at_start,corrections,backfilled,restarts", 0), 0u);
+  std::vector<std::string> rows;
+  while (std::getline(csv, line)) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0], "1,1,1,0,0,10,0,10,2,10,10,0,0,0");
+  EXPECT_EQ(rows[2], "3,3,3,1,10,15,9,5,4,5,5,0,0,0");
+  EXPECT_EQ(rows[3], "4,4,4,2,15,24,13,9,1,9,9,0,0,0");
+  EXPECT_EQ(rows[4], "5,5,5,2,2,10,0,8,1,8,8,0,1,0") << "job 5 backfilled at 2";
+
+  r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                  " --policy easy,fcfs --schedule " + dir + "/fig1.swf");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream swf(dir + "/fig1.fcfs.swf");
+  ASSERT_TRUE(swf.good()) << "one file per policy, named after it";
+  std::vector<std::string> jobs;
+  while (std::getline(swf, line))
+    if (!line.empty() && line[0] != ';') jobs.push_back(line);
+  ASSERT_EQ(jobs.size(), 5u);
+  // FCFS: job 5 waits for job 4 (starts at 15, ends 24) : starts at 15 too (1 proc each).
+  EXPECT_EQ(jobs[4], "5 2 13 8 1 -1 -1 1 8 -1 1 5 -1 -1 -1 -1 -1 -1");
+}
+
+// One --predictor for a run of several policies applies to those planning on predictions
+// and leaves easy (estimates) as named, with a note.
+TEST(Program, PredictorAppliesToPredictionPoliciesOfAMixedRun) {
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                      " --policy easy,easy++ --predictor history:window=3 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("note: --predictor does not apply to easy"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("window=3"), std::string::npos) << r.out;
 }
 
 TEST(Program, MalformedTraceNamesFileLine) {
