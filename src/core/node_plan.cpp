@@ -235,41 +235,10 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
 
 std::optional<Allocation> NodePlan::select(const std::vector<int>& caps,
                                            const JobRequest& request) const {
-  Allocation a;
-  const int min_nodes = std::max(1, request.min_nodes);
-  const int max_nodes = request.max_nodes > 0 ? request.max_nodes : INT_MAX;
-  int need = std::max(request.tasks, min_nodes);
-  int chosen = 0;
-  auto take = [&](NodeIndex n) {
-    if (caps[n] <= 0 || chosen == max_nodes || (need == 0 && chosen >= min_nodes)) return;
-    // Leave at least one task for each node still needed to reach min_nodes.
-    const int later = std::max(0, min_nodes - chosen - 1);
-    const int tasks = std::min(caps[n], need - later);
-    if (tasks <= 0) return;
-    a.shares.push_back({n, tasks, share_amount(n, tasks, request)});
-    need -= tasks;
-    ++chosen;
-  };
-  const auto n_nodes = static_cast<NodeIndex>(caps.size());
-  if (!request.required.empty()) {
-    for (NodeIndex n = 0; n < n_nodes; ++n) {
-      if (!request.required.contains(n)) continue;
-      if (caps[n] <= 0) return std::nullopt;  // a node it must have is not available
-      take(n);
-    }
-  }
-  for (std::uint8_t in_reservation : {0, 1}) {
-    for (NodeIndex n = 0; n < n_nodes && need > 0; ++n) {
-      if (reserved_[n] != in_reservation) continue;
-      if (!request.required.empty() && request.required.contains(n)) continue;
-      take(n);
-    }
-  }
-  if (need > 0 || chosen < min_nodes) return std::nullopt;
-  std::sort(a.shares.begin(), a.shares.end(),
-            [](const NodeShare& x, const NodeShare& y) { return x.node < y.node; });
-  a.licences = request.licences;
-  return a;
+  usable_.clear();
+  for (NodeIndex n = 0; n < caps.size(); ++n)
+    if (caps[n] > 0) usable_.emplace_back(n, caps[n]);
+  return select(usable_, request);
 }
 
 bool NodePlan::plain(const JobRequest& r) {
