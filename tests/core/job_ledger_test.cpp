@@ -1,0 +1,74 @@
+// JobLedger, the rules both drivers share, on hand-made jobs with the library's default
+// history predictor (average of the user's last two runtimes, capped at the estimate;
+// corrections straight to the estimate, paper 000 section 3.2).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/job_ledger.h"
+#include "core/policy.h"
+
+namespace easypp {
+namespace {
+
+JobFacts facts(JobId id, UserId user, Time limit, Time start = 0) {
+  JobFacts f;
+  f.id = id;
+  f.user = user;
+  f.submit = 0;
+  f.procs = 1;
+  f.limit = limit;
+  f.start = start;
+  return f;
+}
+
+// X2 doubles the estimate the scheduler sees (3600 -> 7200) but the predictor learns the
+// user's own limit: after two runs of 600 and 1000 s, the next job of that user is
+// predicted (600 + 1000) / 2 = 800, doubled by x2+'s prediction factor to 1600.
+TEST(JobLedger, X2ScalesWhatTheSchedulerSeesNotWhatIsLearnt) {
+  auto policy = make_policy("x2+");
+  JobLedger ledger(policy->traits());
+  const Job first = ledger.admit(facts(1, 7, 3600));
+  EXPECT_EQ(first.estimate, 7200);
+  ledger.ended(facts(1, 7, 3600, 100), 700, 0);
+  ledger.ended(facts(2, 7, 3600, 100), 1100, 0);
+  const Job third = ledger.admit(facts(3, 7, 3600));
+  EXPECT_EQ(third.estimate, 7200);
+  EXPECT_EQ(third.prediction, 1600);
+}
+
+// Predicted once: a later admit of the same job keeps the first prediction, even after the
+// user's history changed (no propagation by default). The history is the user's last two
+// runs by end time: 1000 s and 3000 s give 2000; after a 100 s run ending last, 1550.
+TEST(JobLedger, PredictsOnceWhenFirstSeen) {
+  JobLedger ledger(make_policy("easy++")->traits());
+  ledger.ended(facts(1, 7, 5000, 0), 1000, 0);
+  ledger.ended(facts(2, 7, 5000, 0), 3000, 0);
+  EXPECT_EQ(ledger.admit(facts(3, 7, 5000)).prediction, 2000);
+  ledger.ended(facts(4, 7, 5000, 3000), 3100, 0);  // the user's latest run: 100 s
+  EXPECT_EQ(ledger.admit(facts(3, 7, 5000)).prediction, 2000);
+  EXPECT_EQ(ledger.admit(facts(5, 7, 5000)).prediction, 1550) << "(3000 + 100) / 2";
+}
+
+// A running job past its prediction is corrected to its estimate (the default rule) at
+// the next sync, remembered, and an ended job is learnt once only.
+TEST(JobLedger, CorrectsAtSyncAndLearnsOnce) {
+  auto policy = make_policy("easy++");
+  JobLedger ledger(policy->traits());
+  ledger.ended(facts(1, 7, 5000, 0), 100, 0);
+  ledger.ended(facts(2, 7, 5000, 0), 100, 0);
+  std::vector<JobFacts> running{facts(3, 7, 5000, 1000)};
+  const Decision& d = ledger.sync(*policy, 1050, 4, nullptr, running, {});
+  EXPECT_TRUE(d.start.empty());
+  EXPECT_EQ(ledger.state().running[0].job.prediction, 100);
+  ledger.sync(*policy, 1100, 4, nullptr, running, {});
+  EXPECT_EQ(ledger.state().running[0].job.prediction, 5000) << "corrected to the estimate";
+  EXPECT_EQ(ledger.state().running[0].job.corrections, 1);
+  EXPECT_EQ(ledger.corrections_made(), 1u);
+  EXPECT_TRUE(ledger.ended(facts(3, 7, 5000, 1000), 2000, 0).learnt);
+  EXPECT_FALSE(ledger.ended(facts(3, 7, 5000, 1000), 2000, 0).learnt) << "once per id";
+}
+
+}  // namespace
+}  // namespace easypp
