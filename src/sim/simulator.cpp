@@ -13,6 +13,7 @@
 
 #include "core/job_request.h"
 #include "core/machine.h"
+#include "core/node_plan.h"
 #include "core/job_ledger.h"
 #include "core/predictions.h"
 #include "core/profile.h"
@@ -439,8 +440,12 @@ class Engine {
       for (const RunningJob& rj : state_.running) {
         busy_.push_back({jobs_[index_of(rj.job.id)].end, rj.job.procs});
       }
-      perfect_.reset(state_.now, state_.procs, busy_);
-      head_perfect_start_ = perfect_.earliest_start(workload_.jobs[i].job.procs, 1);
+      if (state_.machine) {
+        head_perfect_start_ = perfect_start_on_nodes(workload_.jobs[i].job);
+      } else {
+        perfect_.reset(state_.now, state_.procs, busy_);
+        head_perfect_start_ = perfect_.earliest_start(workload_.jobs[i].job.procs, 1);
+      }
       JobOutcome& o = out_.jobs[i];
       if (o.first_perfect_start == kUnset) o.first_perfect_start = head_perfect_start_;
       if (js.last_perfect_start != kUnset && head_perfect_start_ > js.last_perfect_start) {
@@ -503,6 +508,21 @@ class Engine {
     (void)cpus;
   }
 
+  // The head's earliest start on the machine's nodes if every running job's real end were
+  // known (heel and toe, and the reservation check, on nodes).
+  Time perfect_start_on_nodes(const Job& head) {
+    perfect_state_.now = state_.now;
+    perfect_state_.procs = state_.procs;
+    perfect_state_.machine = state_.machine;
+    perfect_state_.running = state_.running;
+    for (RunningJob& rj : perfect_state_.running) {
+      rj.job.prediction = std::max<Time>(jobs_[index_of(rj.job.id)].end - rj.start, 1);
+    }
+    perfect_nodes_.reset(perfect_state_, RunningEnd::predicted);
+    const JobRequest request = head.request ? *head.request : JobRequest::cpus(head.procs);
+    return perfect_nodes_.earliest_start(request, 1, 1).start;
+  }
+
   void check_state() {
     if (state_.machine) check_nodes();
     int used = 0;
@@ -552,6 +572,8 @@ class Engine {
   Time head_perfect_start_ = kUnset;
   std::vector<AvailabilityProfile::Busy> busy_;
   AvailabilityProfile perfect_;
+  ClusterState perfect_state_;  // the running jobs with their real ends (nodes)
+  NodePlan perfect_nodes_;
 };
 
 }  // namespace
