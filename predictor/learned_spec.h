@@ -36,8 +36,9 @@ struct LearnedSpec {
   // times more than over-prediction. Defaults chosen in doc/results/learned.
   double under = 4.0;
   JobWeight weight = JobWeight::LogArea;
-  // NAG step size, in seconds (NAG is invariant to the features' scale, not the target's).
-  double eta = 300.0;
+  // NAG step size, in the target's units (NAG is invariant to the features' scale, not
+  // the target's): log(1 + seconds) by default, seconds with target=seconds.
+  double eta = 0.1;
   unsigned features = kGroupAll;
   Target target = Target::Log;
 };
