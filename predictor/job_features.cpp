@@ -84,6 +84,7 @@ FeatureVector job_features(const UserHistory* h, const PendingJobs* pending, con
     x[kMean2] = n == 0 ? estimate : n == 1 ? last[0] : (last[0] + last[1]) / 2.0;
     x[kMean3] = n == 0 ? estimate : n == 1 ? last[0] : n == 2 ? x[kMean2] : (last[0] + last[1] + last[2]) / 3.0;
     x[kMeanKept] = kept == 0 ? estimate : kept_sum / static_cast<double>(kept);
+    x[kSpread] = std::max({last[0], last[1], last[2]}) - std::min({last[0], last[1], last[2]});
   }
   if ((groups & kGroupEstimate) != 0) x[kEstimate] = estimate;
   if ((groups & kGroupProcs) != 0) x[kProcs] = std::max(1, job.procs);

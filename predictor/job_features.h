@@ -23,6 +23,8 @@ enum FeatureIndex : std::size_t {
   kMean2,         // mean of the last two: what EASY++ predicts (the estimate if none)
   kMean3,         // mean of the last three
   kMeanKept,      // mean of the user's kept runs (up to 30)
+  kSpread,        // largest minus smallest of the last three (log target: their log ratio):
+                  // how erratic the user is, so the model can pad only such users
   kEstimate,      // the requested time
   kProcs,         // processors requested
   kPendingJobs,   // the user's jobs predicted earlier that have not ended (their load)

@@ -35,10 +35,10 @@ struct LearnedSpec {
   // E-Loss: squared error, under-prediction (prediction < runtime) weighted `under`
   // times more than over-prediction. Defaults chosen in doc/results/learned.
   double under = 4.0;
-  JobWeight weight = JobWeight::LogArea;
+  JobWeight weight = JobWeight::One;
   // NAG step size, in the target's units (NAG is invariant to the features' scale, not
   // the target's): log(1 + seconds) by default, seconds with target=seconds.
-  double eta = 0.1;
+  double eta = 0.3;
   unsigned features = kGroupAll;
   Target target = Target::Log;
 };

@@ -31,6 +31,7 @@ FeatureVector OnlineRegression::prepare(const FeatureVector& raw) const {
   for (std::size_t i : {kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept, kEstimate, kProcs, kPendingJobs,
                         kPendingProcs, kSinceLastEnd})
     x[i] = std::log1p(std::max(0.0, raw[i]));
+  x[kSpread] = std::max({x[kLast1], x[kLast2], x[kLast3]}) - std::min({x[kLast1], x[kLast2], x[kLast3]});
   return x;
 }
 

@@ -24,7 +24,7 @@ epp_job job_at(std::uint64_t id, std::uint32_t user, std::int64_t estimate, std:
 }
 
 // Only the bias and the estimate are features (features=estimate), so the base
-// prediction is the estimate E and the model is E + w0 * 1 + w7 * E; seconds target,
+// prediction is the estimate E and the model is E + w0 * 1 + w8 * E; seconds target,
 // weight 1, under-prediction 4 times as costly, eta = 10 s.
 constexpr const char* kTiny = "learned:target=seconds,features=estimate,weight=one,under=4,eta=10";
 
@@ -36,7 +36,7 @@ TEST(Learned, HandComputedGradientSteps) {
   // Job 1 (E = 100) runs 40 s. x = (1, 100): s = (1, 100) (first sight, no rescale),
   // N = 1 + 1 = 2, t = 1, step = 10 * sqrt(1/2) = 7.0711. Error = 100 - 40 = 60 (over,
   // c = 1): g = 2 * 60 * x = (120, 12000), G = g^2, so each weight moves by
-  // step / s_i: w0 = -7.0711, w7 = -7.0711 / 100 = -0.070711.
+  // step / s_i: w0 = -7.0711, w8 = -7.0711 / 100 = -0.070711.
   ASSERT_EQ(epp_learn(p.get(), &a, 10, 50, EPP_END_COMPLETED), 1);
   // E = 100: 100 - 7.0711 - 7.0711 = 85.86 -> 86.
   epp_job probe = job_at(0, 7, 100, 60);  // id 0: predicted, not remembered
@@ -44,12 +44,12 @@ TEST(Learned, HandComputedGradientSteps) {
   // Job 2 (E = 200): 200 - 7.0711 - 0.070711 * 200 = 178.79 -> 179.
   epp_job b = job_at(2, 7, 200, 60);
   EXPECT_EQ(epp_predict(p.get(), &b), 179);
-  // It runs 190 s. |x7| = 200 > s7 = 100: w7 *= 100/200 -> -0.035355, s7 = 200. N = 4,
+  // It runs 190 s. |x8| = 200 > s8 = 100: w8 *= 100/200 -> -0.035355, s8 = 200. N = 4,
   // t = 2, step = 10 * sqrt(2/4) = 7.0711. Prediction 200 - 7.0711 - 7.0711 = 185.858,
   // error -4.1421 (under: c = 4): g0 = 2*4*(-4.1421) = -33.137, G0 = 14400 + 1098.07 =
   // 15498.07, w0 += 7.0711 * 33.137 / sqrt(15498.07) = 1.8822 -> -5.1889;
-  // g7 = -33.137 * 200 = -6627.4, G7 = 1.44e8 + 4.3923e7 = 1.87923e8,
-  // w7 += 7.0711 * 6627.4 / (200 * 13708.5) = 0.017093 -> -0.018263.
+  // g8 = -33.137 * 200 = -6627.4, G8 = 1.44e8 + 4.3923e7 = 1.87923e8,
+  // w8 += 7.0711 * 6627.4 / (200 * 13708.5) = 0.017093 -> -0.018263.
   ASSERT_EQ(epp_learn(p.get(), &b, 100, 290, EPP_END_COMPLETED), 1);
   // E = 200: 200 - 5.1889 - 3.6525 = 191.16 -> 191; E = 100: 100 - 5.1889 - 1.8263 = 92.98 -> 93.
   epp_job c = job_at(3, 7, 200, 300);
@@ -115,12 +115,12 @@ TEST(Learned, DeterministicForAGivenInput) {
 TEST(Learned, SpecKeysAndCanonicalForm) {
   auto p = make_predictor("learned");
   EXPECT_STREQ(epp_predictor_spec(p.get()),
-               "learned:target=log,under=4,weight=logarea,eta=0.1,features=recent+estimate+procs+load+time,"
+               "learned:target=log,under=4,weight=one,eta=0.3,features=recent+estimate+procs+load+time,"
                "correction=estimate,scale=1,learn=finished,failed_min=60");
   // ';' separates items too (Slurm's SchedulerParameters splits at commas).
   auto q = make_predictor("learned:under=2;features=time+recent;weight=one");
   EXPECT_STREQ(epp_predictor_spec(q.get()),
-               "learned:target=log,under=2,weight=one,eta=0.1,features=recent+time,"
+               "learned:target=log,under=2,weight=one,eta=0.3,features=recent+time,"
                "correction=estimate,scale=1,learn=finished,failed_min=60");
   char err[256] = "";
   EXPECT_EQ(epp_predictor_new("learned:features=recent+recent", err, sizeof err), nullptr);
@@ -226,7 +226,7 @@ TEST_F(LearnedState, BadModelNamesItsPlace) {
                           R"("steps":1,"n_sum":1,"w":[1,2],"s":[],"g":[],"pending":[]}})";
   auto p = make_predictor("learned");
   EXPECT_EQ(epp_load(p.get(), path_.c_str(), err_, sizeof err_), EPP_LOAD_CORRUPT);
-  EXPECT_NE(std::string(err_).find("learned.w: expected 16 finite numbers"), std::string::npos) << err_;
+  EXPECT_NE(std::string(err_).find("learned.w: expected 17 finite numbers"), std::string::npos) << err_;
 }
 
 }  // namespace
