@@ -18,7 +18,7 @@ if grep -q "SchedulerParameters easypp_predictor=.*unknown key" "$log"; then
 fi
 grep -q "SchedulerParameters easypp_predictor=" "$log" \
   && fail "easypp_predictor=$spec rejected: $(grep -m1 "easypp_predictor=" "$log")"
-grep -q "sched/easypp: policy=easy++, predictor learned:target=log,under=4,weight=one,eta=0.3," "$log" \
+grep -q "sched/easypp: policy=easy++, predictor learned:" "$log" \
   || fail "the learned predictor is not in use: $(grep -m1 "sched/easypp: policy=" "$log")"
 note "ok: easy++ plans with the learned predictor"
 
