@@ -22,7 +22,7 @@ struct WeightName {
   const char* name;
   JobWeight value;
 };
-constexpr WeightName kWeights[] = {{"one", JobWeight::One}, {"logarea", JobWeight::LogArea}, {"area", JobWeight::Area}};
+constexpr WeightName kWeights[] = {{"one", JobWeight::One}, {"logarea", JobWeight::LogArea}, {"area", JobWeight::Area}, {"small", JobWeight::Small}};
 
 bool parse_number(std::string_view text, double lo, double hi, double& out) {
   if (text.empty() || text.size() > 32) return false;
@@ -75,7 +75,7 @@ bool parse_learned_key(LearnedSpec& m, std::string_view key, std::string_view va
     return parse_number(value, 1e-6, 1e6, m.eta);
   }
   if (key == "weight") {
-    choices = "one, logarea, area";
+    choices = "one, logarea, area, small";
     for (const auto& w : kWeights)
       if (value == w.name) {
         m.weight = w.value;

@@ -12,9 +12,11 @@
 
 namespace easypp::predictor {
 
-// Per-job weight of a job's loss (the paper's weighted E-Loss): all jobs alike, or more
-// for jobs that occupy more of the machine (log of the area, or the area itself).
-enum class JobWeight { One, LogArea, Area };
+// Per-job weight of a job's loss (the paper's weighted E-Loss): all jobs alike, more for
+// jobs that occupy more of the machine (log of the area, or the area itself), or more for
+// small ones (1 / (1 + log(1 + area)): bounded slowdown is made by short jobs; the
+// paper's runs weighted jobs like this).
+enum class JobWeight { One, LogArea, Area, Small };
 
 // What the model is linear in: seconds (the paper's choice), or log(1 + seconds) for the
 // target and every time-valued feature (log(procs), log(1 + count)), so that its bias and

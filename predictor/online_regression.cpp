@@ -14,6 +14,8 @@ double job_weight(JobWeight weight, double runtime, double procs) {
       return std::log1p(area) + 1.0;  // +1: a zero-length job still counts
     case JobWeight::Area:
       return area + 1.0;
+    case JobWeight::Small:
+      return 1.0 / (1.0 + std::log1p(area));
   }
   return 1.0;
 }
