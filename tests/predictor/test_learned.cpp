@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "predictor_fixture.h"
 
@@ -133,6 +135,24 @@ TEST(Learned, SpecKeysAndCanonicalForm) {
                     "features, correction, scale, learn, failed_min)");
   EXPECT_EQ(epp_predictor_propagates(p.get()), 0);
   EXPECT_EQ(epp_predictor_needs_workload(p.get()), 0);
+}
+
+TEST(Learned, ThreadsShareOneHandle) {
+  // slurmctld's threads may predict and learn on one handle at once (one lock per handle).
+  auto p = make_predictor("learned");
+  std::vector<std::thread> threads;
+  for (std::uint32_t t = 0; t < 4; ++t)
+    threads.emplace_back([&p, t] {
+      for (std::uint64_t i = 1; i <= 2000; ++i) {
+        epp_job j = job_at(t * 100000 + i, t, 3600, static_cast<std::int64_t>(i) * 10);
+        const std::int64_t pred = epp_predict(p.get(), &j);
+        EXPECT_TRUE(pred >= 1 && pred <= 3600);
+        epp_learn(p.get(), &j, j.submit, j.submit + static_cast<std::int64_t>(i % 3000), EPP_END_COMPLETED);
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(epp_predictor_users(p.get()), 4u);
+  EXPECT_EQ(epp_predictor_records(p.get()), 4u * 30u);  // each user's ring of 30
 }
 
 class LearnedState : public ::testing::Test {
