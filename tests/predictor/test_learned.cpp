@@ -101,11 +101,11 @@ TEST(Learned, NeverAboveTheKillTimeAndAtLeastOneSecond) {
 TEST(Learned, DeterministicForAGivenInput) {
   auto run = [] {
     auto p = make_predictor("learned");
-    std::int64_t sum = 0;
+    std::uint64_t sum = 0;  // a hash of every prediction (unsigned: wraps)
     for (std::uint64_t i = 1; i <= 500; ++i) {
       epp_job j = job_at(i, static_cast<std::uint32_t>(i % 7), 600 * static_cast<std::int64_t>(1 + i % 5),
                          static_cast<std::int64_t>(i) * 37, static_cast<std::int32_t>(1 + i % 16));
-      sum = sum * 31 + epp_predict(p.get(), &j);
+      sum = sum * 31 + static_cast<std::uint64_t>(epp_predict(p.get(), &j));
       epp_learn(p.get(), &j, j.submit + 5, j.submit + 5 + static_cast<std::int64_t>((i * 7919) % j.estimate),
                 EPP_END_COMPLETED);
     }
@@ -176,12 +176,12 @@ class LearnedState : public ::testing::Test {
 };
 
 // Feeds jobs [from, to) of a fixed synthetic stream; leaves job `to` predicted, not ended.
-std::int64_t feed(epp_predictor* p, std::uint64_t from, std::uint64_t to) {
-  std::int64_t sum = 0;
+std::uint64_t feed(epp_predictor* p, std::uint64_t from, std::uint64_t to) {
+  std::uint64_t sum = 0;  // a hash of every prediction (unsigned: wraps)
   for (std::uint64_t i = from; i <= to; ++i) {
     epp_job j = job_at(i, static_cast<std::uint32_t>(i % 3), 600 * static_cast<std::int64_t>(1 + i % 4),
                        static_cast<std::int64_t>(i) * 100, static_cast<std::int32_t>(1 + i % 8));
-    sum = sum * 31 + epp_predict(p, &j);
+    sum = sum * 31 + static_cast<std::uint64_t>(epp_predict(p, &j));
     if (i < to) epp_learn(p, &j, j.submit + 10, j.submit + 10 + static_cast<std::int64_t>((i * 131) % j.estimate),
                           EPP_END_COMPLETED);
   }
