@@ -264,6 +264,9 @@ std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex
   }
   auto take = [&](NodeIndex n, int cap) {
     if (chosen == max_nodes || (need == 0 && chosen >= min_nodes)) return;
+    // The last node allowed must complete the request: a partial fit there would leave
+    // the rest nowhere (a --nodes=1 job of 4 tasks skips a node with room for 3).
+    if (chosen + 1 == max_nodes && cap < need) return;
     const int later = std::max(0, min_nodes - chosen - 1);
     const int tasks = std::min(cap, need - later);
     if (tasks <= 0) return;

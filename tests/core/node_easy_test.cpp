@@ -246,6 +246,29 @@ TEST(NodeEasy, AdvanceReservationIsAWindowKeptToTheKillTime) {
   EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{1});
 }
 
+// Two nodes of 4 CPUs; node0 runs a 1-CPU job until 1000. J asks 4 tasks on one node
+// (--nodes=1): node0 has room for 3 only, so J starts on node1, and the head is the next
+// such job, reserved at 1000 on node0 (node1 is J's).
+TEST(NodeEasy, OneNodeJobSkipsANodeWithoutRoomForAllItsTasks) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  s.running.push_back(holding(1, 1000, {{0, res(1)}}));
+  JobRequest one_node = JobRequest::cpus(4);
+  one_node.max_nodes = 1;
+  s.waiting.push_back(asking(10, one_node, 5000));
+  s.waiting.push_back(asking(11, one_node, 100));
+  const Decision d = plan("easy", s);
+  EXPECT_EQ(nodes_of(started_on(d, 10)), std::vector<NodeIndex>{1});
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].job, 11u);
+  EXPECT_EQ(d.reservations[0].start, 1000);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{0});
+}
+
 // A drained node (a window for nobody, open-ended) is never planned: a job that only it
 // could hold is skipped, not made the head.
 TEST(NodeEasy, DrainedNodeIsNeverPlanned) {
