@@ -493,14 +493,24 @@ NodePlan::Slot NodePlan::earliest_start_general(const JobRequest& request, Time 
   return {};
 }
 
+bool NodePlan::fits_now(const Allocation& allocation, Time duration) const {
+  for (const NodeShare& s : allocation.shares) {
+    if (s.node >= steps_.size() || !idle_[s.node].covers(s.amount) ||
+        !min_free(steps_[s.node], now_, duration).covers(s.amount))
+      return false;
+  }
+  return licence_idle_.covers(allocation.licences) &&
+         licences_fit(allocation.licences, now_, duration);
+}
+
 void NodePlan::start_now(const Allocation& allocation, Time duration) {
   for (const NodeShare& s : allocation.shares) {
     idle_[s.node] -= s.amount;
     idle_cpus_ -= s.amount[kCpu];
-    subtract(steps_[s.node], now_, duration, s.amount);
+    if (duration > 0) subtract(steps_[s.node], now_, duration, s.amount);
   }
   licence_idle_ -= allocation.licences;
-  if (!(allocation.licences == Resources{}))
+  if (duration > 0 && !(allocation.licences == Resources{}))
     subtract(licence_steps_, now_, duration, allocation.licences);
 }
 
