@@ -18,7 +18,7 @@
 #include "core/predictions.h"
 #include "core/profile.h"
 #include "easypp/predictor.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 
 #ifndef EASYPP_SIM_CHECKS
 #define EASYPP_SIM_CHECKS 0

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "core/policy.h"
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 #include "sim/workload.h"
 
 namespace easypp::sim {
