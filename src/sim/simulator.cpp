@@ -429,8 +429,10 @@ class Engine {
   void check_nodes() {
     std::vector<Resources> used(node_used_.size());
     std::int64_t cpus = 0;
+    Resources licences;  // cluster-wide counts held by running jobs
     for (const RunningJob& rj : state_.running) {
       if (!rj.allocation) fail(policy_name_, state_.now, "a running job holds no nodes");
+      licences += rj.allocation->licences;
       std::int64_t job_cpus = 0;
       for (const NodeShare& share : rj.allocation->shares) {
         used[share.node] += share.amount;
@@ -447,6 +449,16 @@ class Engine {
       if (!(used[n] == node_used_[n]) || !state_.machine->nodes()[n].capacity.covers(used[n])) {
         fail(policy_name_, state_.now, "node " + state_.machine->nodes()[n].name +
                                            " usage out of step or over its capacity");
+      }
+    }
+    const std::vector<Licence>& counts = state_.machine->licences();
+    for (std::size_t l = 0; l < kMaxResourceKinds; ++l) {
+      const std::int64_t have = l < counts.size() ? counts[l].count : 0;
+      if (licences[l] > have) {
+        fail(policy_name_, state_.now, "licences " +
+                                           (l < counts.size() ? counts[l].name : std::to_string(l)) +
+                                           " held " + std::to_string(licences[l]) + " of " +
+                                           std::to_string(have));
       }
     }
     (void)cpus;
