@@ -1,8 +1,9 @@
 // Golden cases of EASY on nodes: hand-made machines whose correct decision is worked out
 // in the comments, checking the head's start and nodes exactly and what may backfill.
 // Then a property: on Machine::single_node(N) with CPU-only requests every EASY-family
-// policy decides exactly as on one pool of N processors, and so do the preemptive ones
-// (pv-easy, timed-run), kills included.
+// policy decides exactly as on one pool of N processors, and so do mq (pivots reserved on
+// nodes, partitions as capacity shares) and the preemptive ones (pv-easy, timed-run),
+// kills included.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -416,6 +417,45 @@ TEST(NodeEasy, PvEasyVentureBackfillsOnNodes) {
   EXPECT_TRUE(d.kill_requeue.empty());
 }
 
+// mq (paper 001, queues by estimate: <= 100, <= 1000, <= 10000 s, longer) on two nodes of
+// 4 CPUs at t=0. R (4 processors, estimate 1000: queue 1) holds 2 CPUs on each node until
+// 1000. P (queue 1's pivot, 4 CPUs on one node, 500 s) is reserved at 1000 on node0, the
+// first node that has them. B (queue 2's pivot, 2 CPUs on one node, 5000 s) fits node1
+// now without touching P's claim: its reservation is now, so it starts there (partition
+// 2 has its 2 processors). On a pool of 8 it could not: from 1000 P takes the 4 that R
+// frees, so B (running past 1000) would leave P short and waits until 1500. S (queue 2's
+// next, 2 CPUs on one node, 3000 s) becomes queue 2's pivot: node0 is P's until 1500,
+// node1 has B's other 2 CPUs free from 1000, so S is reserved at 1000 on node1.
+TEST(NodeEasy, MultiQueuePivotsAreReservedOnNodes) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  RunningJob r = holding(1, 1000, {{0, res(2)}, {1, res(2)}});
+  r.job.procs = 4;
+  s.running.push_back(r);
+  JobRequest one_node = JobRequest::cpus(4);
+  one_node.max_nodes = 1;
+  JobRequest two_on_one = JobRequest::cpus(2);
+  two_on_one.max_nodes = 1;
+  s.waiting.push_back(asking(10, one_node, 500, 500));
+  s.waiting.push_back(asking(11, two_on_one, 5000, 5000));
+  s.waiting.push_back(asking(12, two_on_one, 3000, 3000));
+  const Decision d = plan("mq", s);
+  ASSERT_EQ(d.start, std::vector<JobId>{11});
+  EXPECT_TRUE(d.backfilled.empty()) << "B started as its queue's pivot";
+  EXPECT_EQ(nodes_of(started_on(d, 11)), std::vector<NodeIndex>{1});
+  ASSERT_EQ(d.reservations.size(), 2u);
+  EXPECT_EQ(d.reservations[0].job, 10u);
+  EXPECT_EQ(d.reservations[0].start, 1000);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{0});
+  EXPECT_EQ(d.reservations[1].job, 12u);
+  EXPECT_EQ(d.reservations[1].start, 1000);
+  EXPECT_EQ(nodes_of(*d.reservations[1].allocation), std::vector<NodeIndex>{1});
+}
+
 // --- one node of N CPUs plans as one pool of N processors ----------------------------
 
 ClusterState random_pool(std::mt19937_64& rng) {
@@ -456,7 +496,8 @@ ClusterState as_single_node(const ClusterState& pool, const Machine& m) {
 TEST(NodeEasy, SingleNodePlansAsThePool) {
   std::mt19937_64 rng(20261122);
   const char* policies[] = {"fcfs", "easy", "easy+", "easy-sjbf", "easy++", "easy++-safe",
-                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative"};
+                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative",
+                            "mq", "mq-vd", "mq-1q", "mq:60:3600"};
   for (int round = 0; round < 400; ++round) {
     const ClusterState pool = random_pool(rng);
     const Machine m = Machine::single_node(pool.procs);
