@@ -3,15 +3,15 @@
 // extra-long by runtime), aggregate or per batch of 1000 jobs in submit order (transient),
 // and the slowdown ratio R = (s1 - sm) / min(s1, sm) of one run (s1) against another (sm).
 // Unlike compute_metrics() these count every job: the paper leaves none out.
-#ifndef EASYPP_SIM_MQ_METRICS_H
-#define EASYPP_SIM_MQ_METRICS_H
+#ifndef EASYPP_MEASURE_MQ_METRICS_H
+#define EASYPP_MEASURE_MQ_METRICS_H
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 
 namespace easypp::sim {
 

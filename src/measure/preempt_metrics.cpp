@@ -1,4 +1,4 @@
-#include "sim/preempt_metrics.h"
+#include "measure/preempt_metrics.h"
 
 #include <algorithm>
 #include <set>

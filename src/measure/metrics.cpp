@@ -1,10 +1,10 @@
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "sim/mq_metrics.h"
+#include "measure/mq_metrics.h"
 
 namespace easypp::sim {
 

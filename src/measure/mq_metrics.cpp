@@ -1,4 +1,4 @@
-#include "sim/mq_metrics.h"
+#include "measure/mq_metrics.h"
 
 #include <algorithm>
 #include <stdexcept>

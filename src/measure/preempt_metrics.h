@@ -10,12 +10,12 @@
 //
 // Priority is submission order (the simulator's FCFS queue order, job index).
 // Definitions, one line each, are in doc/easypp-sim.1 (section KILL AND REQUEUE).
-#ifndef EASYPP_SIM_PREEMPT_METRICS_H
-#define EASYPP_SIM_PREEMPT_METRICS_H
+#ifndef EASYPP_MEASURE_PREEMPT_METRICS_H
+#define EASYPP_MEASURE_PREEMPT_METRICS_H
 
 #include <cstdint>
 
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 
 namespace easypp::sim {
 

@@ -1,8 +1,8 @@
 // What one simulation leaves behind for the metrics: one record per job, plus the few
 // whole-run numbers the metrics need. Kept apart from the engine so metrics can be
 // tested on hand-made outcomes.
-#ifndef EASYPP_SIM_OUTCOME_H
-#define EASYPP_SIM_OUTCOME_H
+#ifndef EASYPP_MEASURE_OUTCOME_H
+#define EASYPP_MEASURE_OUTCOME_H
 
 #include <cstdint>
 #include <string>

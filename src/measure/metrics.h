@@ -1,13 +1,13 @@
 // The metrics of paper 000, computed from a simulation's per-job outcomes. Definitions
 // (and the jobs each one counts) are in doc/easypp-sim.1, section METRICS.
-#ifndef EASYPP_SIM_METRICS_H
-#define EASYPP_SIM_METRICS_H
+#ifndef EASYPP_MEASURE_METRICS_H
+#define EASYPP_MEASURE_METRICS_H
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 
 namespace easypp::sim {
 
@@ -30,7 +30,7 @@ struct Metrics {
   double avg_bsld = 0;      // max(1, (Tw + Tr) / max(10 s, Tr))
   double avg_slowdown = 0;  // (Tw + Tr) / max(1 s, Tr)
   // The same per runtime class of paper 001 (<= 100 s, <= 1000 s, <= 10000 s, longer;
-  // sim/mq_metrics.h); NaN for a class without counted jobs.
+  // measure/mq_metrics.h); NaN for a class without counted jobs.
   std::array<double, 4> avg_slowdown_class{};
   double accuracy_pct = 0;  // time-weighted prediction accuracy, percent
   double corrections_mean = 0;
