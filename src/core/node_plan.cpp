@@ -490,6 +490,15 @@ NodePlan::Slot NodePlan::earliest_start_general(const JobRequest& request, Time 
   return {};
 }
 
+bool NodePlan::fits_now(const Allocation& allocation, Time duration) const {
+  for (const NodeShare& s : allocation.shares) {
+    if (!idle_[s.node].covers(s.amount)) return false;
+    if (!min_free(steps_[s.node], now_, duration).covers(s.amount)) return false;
+  }
+  return licence_idle_.covers(allocation.licences) &&
+         licences_fit(allocation.licences, now_, duration);
+}
+
 void NodePlan::start_now(const Allocation& allocation, Time duration) {
   for (const NodeShare& s : allocation.shares) {
     idle_[s.node] -= s.amount;

@@ -56,6 +56,9 @@ class NodePlan {
   // make the plan optimistic.
   Slot earliest_start(const JobRequest& request, Time duration, Time limit) const;
 
+  // Whether a job could start now on `allocation` for `duration`: idle resources that
+  // the plan keeps free that long (nothing already planned is delayed).
+  bool fits_now(const Allocation& allocation, Time duration) const;
   // Starts a job now on `allocation`: takes idle resources and plans them busy for
   // `duration`.
   void start_now(const Allocation& allocation, Time duration);

@@ -69,6 +69,17 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             full.traits = std::move(t);
             // Reservations per pass (1 = EASY); the name then says it, for reports.
             full.depth = static_cast<int>(params.integer("depth", 1, 1, 1000));
+            // The bound on the head (head_bound.h): bound=off|SECONDS of slack past the
+            // head's kill-time reservation, guard=slipped|always.
+            std::optional<std::int64_t> fallback;
+            if (c.bound) fallback = c.bound->slack;
+            const auto slack = params.integer_or_off("bound", fallback, 0, 100'000'000);
+            const bool always = params.word("guard", c.bound && c.bound->always ? "always" : "slipped",
+                                            {"slipped", "always"}) == "always";
+            full.bound.reset();
+            if (slack) full.bound = BoundRule{*slack, always};
+            // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
+            full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
             if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
           },

@@ -359,7 +359,9 @@ ClusterState as_single_node(const ClusterState& pool, const Machine& m) {
 TEST(NodeEasy, SingleNodePlansAsThePool) {
   std::mt19937_64 rng(20261122);
   const char* policies[] = {"fcfs", "easy", "easy+", "easy-sjbf", "easy++", "easy++-safe",
-                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative"};
+                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative",
+                            "easy++:bound=0:guard=always", "easy++:bound=60",
+                            "easy++:bound=0:age=30"};
   for (int round = 0; round < 400; ++round) {
     const ClusterState pool = random_pool(rng);
     const Machine m = Machine::single_node(pool.procs);
