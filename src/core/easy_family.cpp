@@ -16,6 +16,10 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
       aged_first_.emplace(*config_.age);
       rules_.backfill_order = &*aged_first_;
     }
+    if (config_.shortest_backfill && config_.lxfw) {
+      lxfw_first_.emplace(*config_.lxfw / 1000.0);
+      rules_.backfill_order = &*lxfw_first_;
+    }
   }
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;

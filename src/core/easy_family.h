@@ -12,6 +12,7 @@
 #include "core/easy_pass.h"
 #include "core/head_bound.h"
 #include "core/job_order.h"
+#include "core/lxfw_order.h"
 #include "core/policy.h"
 #include "core/profile.h"
 
@@ -35,6 +36,9 @@ struct EasyFamilyConfig {
   // With shortest_backfill: jobs waiting this long are backfilled first, in queue order
   // (AgedShortestFirst). Key age=off|SECONDS.
   std::optional<Time> age{};
+  // With shortest_backfill: backfill in paper 003's LXF&W(w) order instead, w in
+  // thousandths per hour of wait (lxfw_order.h). Key lxfw=off|N.
+  std::optional<int> lxfw{};
 };
 
 class EasyFamilyPolicy final : public Policy {
@@ -54,6 +58,7 @@ class EasyFamilyPolicy final : public Policy {
   QueueOrder queue_order_;
   ShortestFirst shortest_first_;
   std::optional<AgedShortestFirst> aged_first_;
+  std::optional<LargestExpansionWaitFirst> lxfw_first_;
   EasyRules rules_;
   EasyPass pass_;
   std::optional<HeadBound> head_bound_;

@@ -80,6 +80,12 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if (slack) full.bound = BoundRule{*slack, always};
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
             full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
+            // LXF&W(w) backfill order, w in thousandths per hour: lxfw=off|N.
+            if (auto w = params.integer_or_off("lxfw", c.lxfw, 0, 1'000'000)) {
+              full.lxfw = static_cast<int>(*w);
+            } else {
+              full.lxfw.reset();
+            }
             if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
           },
