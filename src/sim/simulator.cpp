@@ -171,11 +171,14 @@ class Engine {
   }
 
  private:
+  // Called for every job a pass touches: the error path is kept out of line so this
+  // inlines.
   std::uint32_t index_of(JobId id) const {
-    if (id == 0 || id > jobs_.size()) {
-      fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
-    }
+    if (id == 0 || id > jobs_.size()) [[unlikely]] unknown_job(id);
     return static_cast<std::uint32_t>(id - 1);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void unknown_job(JobId id) const {
+    fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
   }
 
   // What the workload says of job i, as the ledger takes it.
@@ -415,7 +418,7 @@ class Engine {
         o.first_reservation = r.start;
       }
     }
-    if (!decision_.reservations.empty()) {
+    if (!decision_.reservations.empty() && (options_.heel_and_toe || kChecks)) {
       // A policy that reports other reservations than it plans with (double booking)
       // keeps only its planned one; that is the one backfilling must respect.
       const Reservation& planned = decision_.planned_reservations.empty()
