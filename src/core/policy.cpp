@@ -74,8 +74,12 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             std::optional<std::int64_t> fallback;
             if (c.bound) fallback = c.bound->slack;
             const auto slack = params.integer_or_off("bound", fallback, 0, 100'000'000);
-            const bool always = params.word("guard", c.bound && c.bound->always ? "always" : "slipped",
-                                            {"slipped", "always"}) == "always";
+            const std::string guard = params.word("guard", "", {"slipped", "always"});
+            if (!slack && !guard.empty()) {
+              throw std::invalid_argument("policy " + params.spec() + ": guard=" + guard +
+                                          " needs bound=SECONDS");
+            }
+            const bool always = guard.empty() ? c.bound && c.bound->always : guard == "always";
             full.bound.reset();
             if (slack) full.bound = BoundRule{*slack, always};
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).

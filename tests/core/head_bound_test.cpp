@@ -177,6 +177,9 @@ TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_THROW(make_policy("easy++:bound=soon"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:guard=never"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:age=x"), std::invalid_argument);
+  // A guard without a bound would silently run unbounded.
+  EXPECT_THROW(make_policy("easy++:guard=always"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:bound=off:guard=always"), std::invalid_argument);
   EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:age=86400"));
   EXPECT_NO_THROW(make_policy("easy:bound=0"));
 }
