@@ -151,8 +151,8 @@ TEST_F(CorruptState, Garbage) { expect_corrupt("\x01\x02garbage{", "not valid JS
 TEST_F(CorruptState, EmptyFile) { expect_corrupt("", "not valid JSON"); }
 
 TEST_F(CorruptState, WrongSchemaVersion) {
-  expect_corrupt(R"({"format":"easypp-predictor-state","schema":2,"spec":"","users":[]})",
-                 "schema=2: unsupported schema version (this library reads 1)");
+  expect_corrupt(R"({"format":"easypp-predictor-state","schema":3,"spec":"","users":[]})",
+                 "schema=3: unsupported schema version (this library reads 1-2)");
 }
 
 TEST_F(CorruptState, NotOurFormat) { expect_corrupt(R"({"hello":"world"})", "format: expected"); }
