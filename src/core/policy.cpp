@@ -90,6 +90,16 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             } else {
               full.lxfw.reset();
             }
+            // Both replace shortest-first backfilling: one at a time, and only where it is.
+            if ((full.age || full.lxfw) && !c.shortest_backfill) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": age= and lxfw= reorder shortest-first "
+                                          "backfilling, which this policy does not do");
+            }
+            if (full.age && full.lxfw) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": age= and lxfw= are two backfill orders; give one");
+            }
             if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
           },

@@ -180,6 +180,10 @@ TEST(HeadBound, KeysAreCheckedByThePolicy) {
   // A guard without a bound would silently run unbounded.
   EXPECT_THROW(make_policy("easy++:guard=always"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:bound=off:guard=always"), std::invalid_argument);
+  // Aging reorders shortest-first backfilling: not on easy (queue order), one order at a time.
+  EXPECT_THROW(make_policy("easy:age=3600"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:age=3600:lxfw=20"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy-sjbf:age=3600"));
   EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:age=86400"));
   EXPECT_NO_THROW(make_policy("easy:bound=0"));
 }
