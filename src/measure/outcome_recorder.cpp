@@ -6,8 +6,8 @@
 
 namespace easypp::sim {
 
-OutcomeRecorder::OutcomeRecorder(SimOutcome skeleton)
-    : out_(std::move(skeleton)), jobs_(out_.jobs.size()) {}
+OutcomeRecorder::OutcomeRecorder(SimOutcome skeleton, bool heel_and_toe)
+    : out_(std::move(skeleton)), heel_and_toe_(heel_and_toe), jobs_(out_.jobs.size()) {}
 
 void OutcomeRecorder::arrived(std::uint32_t i, const Job& job, Time /*now*/) {
   Tracked& t = jobs_[i];
@@ -74,7 +74,8 @@ void OutcomeRecorder::planned(const ClusterState& state, const Decision& decisio
     JobOutcome& o = out_.jobs[r.job - 1];
     if (o.first_reservation == kUnset && jobs_[r.job - 1].waiting) o.first_reservation = r.start;
   }
-  if (!decision.reservations.empty()) track_head(state, decision.reservations.front().job);
+  if (heel_and_toe_ && !decision.reservations.empty())
+    track_head(state, decision.reservations.front().job);
 }
 
 // Heel and toe (paper 000 section 6): the earliest start of the head job if every

@@ -20,8 +20,9 @@ namespace easypp::sim {
 class OutcomeRecorder final : public RunObserver {
  public:
   // `skeleton`: what the driver knows before the run (policy, trace, procs, and per job
-  // submit, procs, runtime, end_state; first_submit, last_arrival).
-  explicit OutcomeRecorder(SimOutcome skeleton);
+  // submit, procs, runtime, end_state; first_submit, last_arrival). `heel_and_toe`: also
+  // track each head's earliest start on real ends (first_perfect_start, pushbacks).
+  explicit OutcomeRecorder(SimOutcome skeleton, bool heel_and_toe = true);
 
   void event() override { ++out_.events; }
   void arrived(std::uint32_t i, const Job& job, Time now) override;
@@ -48,6 +49,7 @@ class OutcomeRecorder final : public RunObserver {
   void track_head(const ClusterState& state, JobId head);
 
   SimOutcome out_;
+  bool heel_and_toe_ = true;
   std::vector<Tracked> jobs_;
   std::int64_t ends_ = 0;
   // Heel and toe: recomputed only when the head or the running set changes.

@@ -164,11 +164,14 @@ class Engine {
   }
 
  private:
+  // Called for every job a pass touches: the error path is kept out of line so this
+  // inlines.
   std::uint32_t index_of(JobId id) const {
-    if (id == 0 || id > jobs_.size()) {
-      fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
-    }
+    if (id == 0 || id > jobs_.size()) [[unlikely]] unknown_job(id);
     return static_cast<std::uint32_t>(id - 1);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void unknown_job(JobId id) const {
+    fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
   }
 
   // What the workload says of job i, as the ledger takes it.
@@ -539,7 +542,7 @@ void drive(const Workload& workload, Policy& policy, RunObserver& observer,
 SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options) {
   check_size(workload);
   Engine engine(workload, policy, options);
-  OutcomeRecorder recorder(engine.skeleton());
+  OutcomeRecorder recorder(engine.skeleton(), options.heel_and_toe);
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
   engine.run(recorder);

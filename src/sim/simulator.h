@@ -25,6 +25,11 @@ struct SimOptions {
   RuntimeMode runtime = RuntimeMode::replay;
   // Seeds predictors that draw random numbers (paper 003's quant/qual); others ignore it.
   std::uint64_t seed = 1;
+  // Heel and toe (paper 000 section 6): each head's earliest start on real ends, for
+  // JobOutcome's first_perfect_start and pushbacks (Table 10). About a tenth of a
+  // simulation on SDSC-BLUE; callers that need neither (the sweep) turn it off (the
+  // checked build's head invariant is the engine's own and runs regardless).
+  bool heel_and_toe = true;
 };
 
 // True when this build checks the engine's invariants on every event (the library the

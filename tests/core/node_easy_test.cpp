@@ -497,7 +497,9 @@ TEST(NodeEasy, SingleNodePlansAsThePool) {
   std::mt19937_64 rng(20261122);
   const char* policies[] = {"fcfs", "easy", "easy+", "easy-sjbf", "easy++", "easy++-safe",
                             "sjf", "easy++-dbook", "easy++:depth=3", "conservative",
-                            "mq", "mq-vd", "mq-1q", "mq:60:3600"};
+                            "mq", "mq-vd", "mq-1q", "mq:60:3600",
+                            "easy++:bound=0:guard=always", "easy++:bound=60",
+                            "easy++:bound=0:age=30"};
   for (int round = 0; round < 400; ++round) {
     const ClusterState pool = random_pool(rng);
     const Machine m = Machine::single_node(pool.procs);
