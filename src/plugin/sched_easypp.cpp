@@ -19,10 +19,12 @@
 #include "core/policy.h"
 #include "easypp/predictor.h"
 #include "plugin/agent.h"
+#include "plugin/cluster_model.h"
 #include "plugin/config.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
+#include "plugin/slurm_handles.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
 
@@ -127,6 +129,11 @@ class Scheduler {
     params_ = params;
     ParsedConfig parsed = parse_scheduler_parameters(params, policy_names(), killing_policy_names());
     for (const auto& line : parsed.errors) error("sched/easypp: %s", line.c_str());
+    if (!parsed.ignored.empty()) {
+      std::string keys;
+      for (const auto& k : parsed.ignored) keys += (keys.empty() ? "" : ", ") + k;
+      info("sched/easypp: stock backfill's SchedulerParameters ignored: %s", keys.c_str());
+    }
 
     // Keep what the old planner learnt: it is loaded back from the state file below.
     if (planner_) save_history(true);
@@ -228,21 +235,196 @@ class Scheduler {
 
     const JobQueue queue = read_job_queue(config_.max_job_test);
     counts.queued = queue.length;
+    // Stale planned nodes go (build_job_queue cleared the start times): each pass shows
+    // its own.
+    for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
     for (const PartitionQueue& pq : queue.partitions) {
       if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
       ++counts.partitions;
-      plan_partition(pq, now, trace, counts);
+      if (!planner_->plans_on_nodes(partition_name(pq.partition)))
+        plan_partition(pq, now, trace, counts);  // a policy planning a processor pool
     }
+    plan_on_nodes(queue, now, trace, counts);
 
     finish_stats(t0, counts);
     seen_job_ = load_stamp(last_job_update);
     seen_node_ = load_stamp(last_node_update);
     seen_part_ = load_stamp(last_part_update);
-    debug("sched/easypp: pass %u: %d queued in %d partitions, %d started (%d backfilled), "
-          "%d refused by select_nodes, %d finished jobs learnt, %u usec",
+    debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
+          "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
+          "learnt, %u usec",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
-          counts.started, counts.backfilled, counts.refused, counts.learnt,
+          queue.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
           slurmctld_diag_stats.bf_cycle_last);
+  }
+
+  static std::string partition_name(const part_record_t* part) {
+    return part && part->name ? part->name : "";
+  }
+
+  // The nodes of an allocation as a Slurm node bitmap (caller frees).
+  static bitstr_t* node_bitmap_of(const Allocation& allocation) {
+    bitstr_t* bitmap = bit_alloc(node_record_count);
+    for (const NodeShare& s : allocation.shares)
+      if (static_cast<int>(s.node) < node_record_count) bit_set(bitmap, s.node);
+    return bitmap;
+  }
+
+  // The partition to start a job in: the first it is queued in (priority order) that
+  // holds every node the plan gave it.
+  static const QueuedJob& partition_for(const ClusterJob& job, const bitstr_t* nodes) {
+    for (const QueuedJob& q : job.in)
+      if (q.partition->node_bitmap &&
+          bit_super_set(const_cast<bitstr_t*>(nodes), q.partition->node_bitmap))
+        return q;
+    return job.in.front();
+  }
+
+  // One plan for every partition planned on nodes (Planner::plan_cluster), carried out
+  // on the planned nodes. A job select_nodes refuses for anything but resources (limits
+  // that depend on the allocation, reservations...) is not runnable now: the cluster is
+  // planned again without it (at most twice more), so it idles nothing. A job refused
+  // for resources keeps, for this pass, what the plan gave it: no later job takes it.
+  void plan_on_nodes(const JobQueue& queue, time_t now, bool trace, PassCounts& counts) {
+    auto keep = [this](part_record_t* part) {
+      return (part->state_up & PARTITION_SCHED) && planner_->plans_on_nodes(partition_name(part));
+    };
+    std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
+    if (config_.max_job_user > 0) {
+      std::unordered_map<std::uint32_t, int> per_user;
+      std::erase_if(jobs, [&](const ClusterJob& c) {
+        return ++per_user[c.job->user_id] > config_.max_job_user;
+      });
+    }
+    if (jobs.empty()) return;
+    std::unordered_map<JobId, std::size_t> index;
+    for (std::size_t i = 0; i < jobs.size(); ++i) index.emplace(jobs[i].job->job_id, i);
+    std::unordered_set<JobId> not_runnable;
+    constexpr int kRounds = 3;
+    for (int round = 0; round < kRounds; ++round) {
+      if (!not_runnable.empty())
+        std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.job->job_id) > 0; });
+      index.clear();
+      for (std::size_t i = 0; i < jobs.size(); ++i) index.emplace(jobs[i].job->job_id, i);
+      const ClusterSnapshot snap = read_cluster(jobs, now);
+      const ClusterModel model = build_cluster_model(snap);
+      const ClusterPlan plan = planner_->plan_cluster(model, now);
+      for (const std::string& note : model.notes) log_once(note);
+      for (const std::string& note : plan.notes) log_once(note);
+      bool again = false;
+      for (const GroupPlan& group : plan.groups) {
+        const Decision& d = group.decision;
+        counts.examined += d.examined;
+        if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
+        for (std::size_t i = 0; i < d.start.size(); ++i) {
+          auto it = index.find(d.start[i]);
+          if (it == index.end() || i >= d.start_allocations.size()) continue;
+          const ClusterJob& cj = jobs[it->second];
+          if (starts_left(counts) == 0) break;
+          OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
+          const QueuedJob& q = partition_for(cj, nodes.get());
+          const bool backfilled =
+              std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
+          const int rc = start_job(cj.job, q.partition, q.priority, backfilled, nodes.get());
+          if (rc == SLURM_SUCCESS) {
+            count_start(counts, backfilled);
+            info("sched/easypp: started JobId=%u in %s on %s (%s%s)", cj.job->job_id,
+                 partition_name(q.partition).c_str(), cj.job->nodes ? cj.job->nodes : "?",
+                 group.policy.c_str(), backfilled ? ", backfilled" : "");
+            continue;
+          }
+          ++counts.refused;
+          const bool resources = refused_for_resources(rc);
+          if (!resources) {
+            not_runnable.insert(cj.job->job_id);
+            again = true;
+          }
+          if (trace)
+            info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
+                 cj.job->job_id, slurm_strerror(rc),
+                 resources ? "kept as planned for this pass" : "not runnable now, planning again");
+        }
+      }
+      if (again && round + 1 < kRounds) continue;
+      show_plan(plan, jobs, index, now, trace);
+      break;
+    }
+  }
+
+  static std::string group_name(const GroupPlan& group, const ClusterModel& model) {
+    std::string name;
+    for (std::size_t p : group.partitions)
+      name += (name.empty() ? "" : "+") + model.machine.partitions()[p].name;
+    return name.empty() ? "cluster" : name;
+  }
+
+  // squeue --start (start time and SchedNodeList) for reserved and forecast jobs, and why
+  // the others wait: a reserved job waits for Resources, a job behind a reservation for
+  // Priority (only reasons the plugin owns are replaced: limits and holds stay).
+  void show_plan(const ClusterPlan& plan, const std::vector<ClusterJob>& jobs,
+                 const std::unordered_map<JobId, std::size_t>& index, time_t now, bool trace) {
+    auto job_of = [&](JobId id) -> job_record_t* {
+      auto it = index.find(id);
+      return it == index.end() ? nullptr : jobs[it->second].job;
+    };
+    auto show = [&](const Reservation& r, const char* what) {
+      job_record_t* job = job_of(r.job);
+      if (!job || !IS_JOB_PENDING(job)) return;
+      const time_t start = std::max<time_t>(r.start, now + 1);
+      if (job->start_time != 0 && start >= job->start_time) return;
+      job->start_time = start;
+      if (r.allocation) {
+        OwnedBitmap nodes(node_bitmap_of(*r.allocation));
+        xfree(job->sched_nodes);
+        job->sched_nodes = bitmap2node_name(nodes.get());
+      }
+      if (trace)
+        info("sched/easypp: JobId=%u %s %ld (in %lds) on %s", job->job_id, what,
+             static_cast<long>(start), static_cast<long>(start - now),
+             job->sched_nodes ? job->sched_nodes : "?");
+    };
+    bool changed = false;
+    auto set_reason = [&](job_record_t* job, std::uint32_t reason) {
+      if (!job || !IS_JOB_PENDING(job) || job->state_reason == reason) return;
+      if (job->state_reason != WAIT_NO_REASON && job->state_reason != WAIT_RESOURCES &&
+          job->state_reason != WAIT_PRIORITY)
+        return;
+      job->state_reason = reason;
+      xfree(job->state_desc);
+      changed = true;
+    };
+    for (const GroupPlan& group : plan.groups) {
+      const Decision& d = group.decision;
+      std::unordered_set<JobId> reserved;
+      for (const Reservation& r : d.reservations) {
+        show(r, "reserved at");
+        reserved.insert(r.job);
+        set_reason(job_of(r.job), WAIT_RESOURCES);
+      }
+      for (const Reservation& r : planner_->forecast_starts(group)) show(r, "forecast to start at");
+      if (d.reservations.empty()) continue;
+      std::unordered_set<JobId> started(d.start.begin(), d.start.end());
+      for (const Job& j : group.state.waiting)
+        if (!started.count(j.id) && !reserved.count(j.id)) set_reason(job_of(j.id), WAIT_PRIORITY);
+    }
+    if (changed) last_job_update = now;
+  }
+
+  void log_once(const std::string& line) {
+    if (logged_.insert(line).second) info("sched/easypp: %s", line.c_str());
+  }
+
+  int starts_left(const PassCounts& counts) const {
+    return config_.max_starts > 0 ? std::max(0, config_.max_starts - counts.started) : 1;
+  }
+
+  static void count_start(PassCounts& counts, bool backfilled) {
+    ++counts.started;
+    if (backfilled) {
+      ++counts.backfilled;
+      ++slurmctld_diag_stats.backfilled_jobs;
+      ++slurmctld_diag_stats.last_backfilled_jobs;
+    }
   }
 
   void plan_partition(const PartitionQueue& pq, time_t now, bool trace, PassCounts& counts) {
@@ -250,7 +432,7 @@ class Scheduler {
     const PartitionPlan plan = planner_->plan(snap);
     const Decision& d = plan.decision;
     counts.examined += d.examined;
-    if (trace) trace_state(snap, plan);
+    if (trace) trace_state(snap.name, plan.policy, plan.state, d);
 
     std::unordered_map<JobId, const QueuedJob*> queued;
     for (const QueuedJob& q : pq.jobs) queued.emplace(q.job->job_id, &q);
@@ -260,14 +442,10 @@ class Scheduler {
       const bool backfilled =
           std::find(d.backfilled.begin(), d.backfilled.end(), id) != d.backfilled.end();
       job_record_t* job = it->second->job;
+      if (starts_left(counts) == 0) break;
       const int rc = start_job(job, pq.partition, it->second->priority, backfilled);
       if (rc == SLURM_SUCCESS) {
-        ++counts.started;
-        if (backfilled) {
-          ++counts.backfilled;
-          ++slurmctld_diag_stats.backfilled_jobs;
-          ++slurmctld_diag_stats.last_backfilled_jobs;
-        }
+        count_start(counts, backfilled);
         info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id, snap.name.c_str(),
              job->nodes ? job->nodes : "?", plan.policy.c_str(), backfilled ? ", backfilled" : "");
       } else {
@@ -297,24 +475,23 @@ class Scheduler {
     for (const Reservation& r : planner_->forecast_starts(plan)) show_start(r, "forecast to start at");
   }
 
-  void trace_state(const PartitionSnapshot& snap, const PartitionPlan& plan) const {
-    const ClusterState& s = plan.state;
-    info("sched/easypp: %s: policy %s, %d CPUs, %zu running, %zu waiting, now=%ld",
-         snap.name.c_str(), plan.policy.c_str(), s.procs, s.running.size(), s.waiting.size(),
-         static_cast<long>(s.now));
+  static void trace_state(const std::string& name, const std::string& policy,
+                          const ClusterState& s, const Decision& d) {
+    info("sched/easypp: %s: policy %s, %d CPUs%s, %zu running, %zu waiting, now=%ld",
+         name.c_str(), policy.c_str(), s.procs, s.machine ? " on nodes" : "", s.running.size(),
+         s.waiting.size(), static_cast<long>(s.now));
     for (const RunningJob& r : s.running)
       info("sched/easypp: %s: running JobId=%lu cpus=%d predicted_end=+%lds kill=+%lds "
            "corrections=%d",
-           snap.name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
+           name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
            static_cast<long>(r.predicted_end() - s.now), static_cast<long>(r.kill_time() - s.now),
            r.job.corrections);
     for (const Job& j : s.waiting)
       info("sched/easypp: %s: waiting JobId=%lu user=%u cpus=%d estimate=%lds prediction=%lds",
-           snap.name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
+           name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
            static_cast<long>(j.estimate), static_cast<long>(j.prediction));
-    for (JobId id : plan.decision.start)
-      info("sched/easypp: %s: plan starts JobId=%lu", snap.name.c_str(),
-           static_cast<unsigned long>(id));
+    for (JobId id : d.start)
+      info("sched/easypp: %s: plan starts JobId=%lu", name.c_str(), static_cast<unsigned long>(id));
   }
 
   // sdiag's "Backfilling stats", filled as stock backfill does.
@@ -345,6 +522,7 @@ class Scheduler {
   time_t last_save_ = 0;
   bool dirty_ = false;
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
+  std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
 };
 
 std::mutex g_mutex;  // init/fini/reconfig against each other

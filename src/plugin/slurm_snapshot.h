@@ -5,6 +5,7 @@
 #define EASYPP_PLUGIN_SLURM_SNAPSHOT_H
 
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace easypp::plugin {
 struct QueuedJob {
   job_record_t* job = nullptr;
   std::uint32_t priority = 0;  // the job's priority in this partition
+  part_record_t* partition = nullptr;
 };
 
 struct PartitionQueue {
@@ -26,13 +28,33 @@ struct PartitionQueue {
 
 struct JobQueue {
   std::vector<PartitionQueue> partitions;  // in part_list order, only those with jobs
+  std::vector<QueuedJob> all;              // every kept record, priority order
   int length = 0;                          // queue records before the per-partition cap
+  int not_runnable = 0;  // records left out for QOS/association limits or licences
 };
 
 // build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
-// (holds, dependencies, begin times, reservations and limits already filtered), at most
-// `max_per_partition` per partition.
+// (holds, dependencies, begin times and partition limits already filtered), less those
+// not runnable now for QOS/association limits (acct_policy_job_runnable_pre_select, which
+// sets their reason) or licences, at most `max_per_partition` per partition.
 JobQueue read_job_queue(int max_per_partition);
+
+// A queued job once, with every partition it is queued in (highest priority first).
+struct ClusterJob {
+  job_record_t* job = nullptr;
+  std::vector<QueuedJob> in;
+};
+
+// The records of `queue` whose partition `keep` accepts, merged per job (first record's
+// order).
+template <typename Keep>
+std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
+
+// The whole cluster: every node (index = Slurm's node index), partition and advance
+// reservation still to end, the jobs holding resources with their per-node allocations,
+// and `jobs` (those still pending) with their requests. Memory is planned only when it
+// is a consumable resource (SelectTypeParameters CR_*_Memory).
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now);
 
 // The partition as a scheduling domain: usable CPUs, the jobs holding them, and the
 // queued jobs as JobRecords (same order as `queue`).
@@ -42,6 +64,19 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now);
 // still kept (deduplication bookkeeping), `active` every pending or running one.
 std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
                                             std::unordered_set<JobId>& active);
+
+template <typename Keep>
+std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep) {
+  std::vector<ClusterJob> out;
+  std::unordered_map<job_record_t*, std::size_t> index;
+  for (const QueuedJob& q : queue.all) {
+    if (!keep(q.partition)) continue;
+    auto [it, added] = index.emplace(q.job, out.size());
+    if (added) out.push_back(ClusterJob{q.job, {}});
+    out[it->second].in.push_back(q);
+  }
+  return out;
+}
 
 // A time limit in Slurm's minutes as seconds (INFINITE/NO_VAL: a year), at least 1.
 Time limit_seconds(std::uint32_t minutes);
