@@ -346,7 +346,7 @@ class Scheduler {
         }
       }
       if (again && round + 1 < kRounds) continue;
-      show_plan(plan, jobs, index, now, trace);
+      show_plan(plan, model, jobs, index, now, trace);
       break;
     }
   }
@@ -361,12 +361,14 @@ class Scheduler {
   // squeue --start (start time and SchedNodeList) for reserved and forecast jobs, and why
   // the others wait: a reserved job waits for Resources, a job behind a reservation for
   // Priority (only reasons the plugin owns are replaced: limits and holds stay).
-  void show_plan(const ClusterPlan& plan, const std::vector<ClusterJob>& jobs,
+  void show_plan(const ClusterPlan& plan, const ClusterModel& model,
+                 const std::vector<ClusterJob>& jobs,
                  const std::unordered_map<JobId, std::size_t>& index, time_t now, bool trace) {
     auto job_of = [&](JobId id) -> job_record_t* {
       auto it = index.find(id);
       return it == index.end() ? nullptr : jobs[it->second].job;
     };
+    std::string where;  // the group's name, for traces
     auto show = [&](const Reservation& r, const char* what) {
       job_record_t* job = job_of(r.job);
       if (!job || !IS_JOB_PENDING(job)) return;
@@ -379,8 +381,8 @@ class Scheduler {
         job->sched_nodes = bitmap2node_name(nodes.get());
       }
       if (trace)
-        info("sched/easypp: JobId=%u %s %ld (in %lds) on %s", job->job_id, what,
-             static_cast<long>(start), static_cast<long>(start - now),
+        info("sched/easypp: %s: JobId=%u %s %ld (in %lds) on %s", where.c_str(), job->job_id,
+             what, static_cast<long>(start), static_cast<long>(start - now),
              job->sched_nodes ? job->sched_nodes : "?");
     };
     bool changed = false;
@@ -395,6 +397,7 @@ class Scheduler {
     };
     for (const GroupPlan& group : plan.groups) {
       const Decision& d = group.decision;
+      where = group_name(group, model);
       std::unordered_set<JobId> reserved;
       for (const Reservation& r : d.reservations) {
         show(r, "reserved at");
