@@ -100,6 +100,8 @@ class Parser {
       int_key(key, value, 1, 100000, c.max_job_test);
     } else if (k == "easypp_max_starts") {
       int_key(key, value, 0, 100000, c.max_starts);
+    } else if (k == "easypp_array_tasks") {
+      int_key(key, value, 1, 10000, c.array_tasks);
     } else if (k == "easypp_max_job_user") {
       int_key(key, value, 0, 100000, c.max_job_user);
     } else if (k == "easypp_reservation_depth") {
@@ -125,7 +127,7 @@ class Parser {
       fail(key, value,
            "unknown key (known: easypp_policy, easypp_partition_policy, easypp_window, "
            "easypp_metric, easypp_correction, easypp_interval, easypp_max_job_test, "
-           "easypp_max_starts, easypp_max_job_user, easypp_reservation_depth, "
+           "easypp_max_starts, easypp_max_job_user, easypp_reservation_depth, easypp_array_tasks, "
            "easypp_start_estimates, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
            "ignored");

@@ -298,17 +298,28 @@ class Scheduler {
     }
     if (jobs.empty()) return;
     std::unordered_map<JobId, std::size_t> index;
-    for (std::size_t i = 0; i < jobs.size(); ++i) index.emplace(jobs[i].job->job_id, i);
     std::unordered_set<JobId> not_runnable;
     constexpr int kRounds = 3;
     for (int round = 0; round < kRounds; ++round) {
       if (!not_runnable.empty())
-        std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.job->job_id) > 0; });
+        std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
       index.clear();
-      for (std::size_t i = 0; i < jobs.size(); ++i) index.emplace(jobs[i].job->job_id, i);
-      const ClusterSnapshot snap = read_cluster(jobs, now);
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        // An array task that started split its meta record off: the id now names the
+        // meta record of the tasks still pending.
+        if (round > 0)
+          if (job_record_t* fresh = find_job_record(static_cast<std::uint32_t>(jobs[i].id)))
+            jobs[i].job = fresh;
+        index.emplace(jobs[i].id, i);
+      }
+      const ClusterSnapshot snap = read_cluster(jobs, now, config_.array_tasks);
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
+      // Jobs whose feature expression the plan does not model: their planned nodes may
+      // be wrong, so a refusal must not keep resources for them.
+      std::unordered_set<JobId> unmodelled;
+      for (const JobRecord& r : snap.waiting)
+        if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
       for (const std::string& note : model.notes) log_once(note);
       for (const std::string& note : plan.notes) log_once(note);
       bool again = false;
@@ -317,36 +328,40 @@ class Scheduler {
         counts.examined += d.examined;
         if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
         for (std::size_t i = 0; i < d.start.size(); ++i) {
-          auto it = index.find(d.start[i]);
+          const JobId id = slurm_job_id(d.start[i]);
+          auto it = index.find(id);
           if (it == index.end() || i >= d.start_allocations.size()) continue;
           const ClusterJob& cj = jobs[it->second];
           if (starts_left(counts) == 0) break;
+          // The record now (an array's meta record moves on with each task started).
+          job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
+          if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
           OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
           const QueuedJob& q = partition_for(cj, nodes.get());
           const bool backfilled =
               std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
-          const int rc = start_job(cj.job, q.partition, q.priority, backfilled, nodes.get());
+          const int rc = start_job(job, q.partition, q.priority, backfilled, nodes.get());
           if (rc == SLURM_SUCCESS) {
             count_start(counts, backfilled);
-            info("sched/easypp: started JobId=%u in %s on %s (%s%s)", cj.job->job_id,
-                 partition_name(q.partition).c_str(), cj.job->nodes ? cj.job->nodes : "?",
+            info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
+                 partition_name(q.partition).c_str(), job->nodes ? job->nodes : "?",
                  group.policy.c_str(), backfilled ? ", backfilled" : "");
             continue;
           }
           ++counts.refused;
-          const bool resources = refused_for_resources(rc);
+          const bool resources = refused_for_resources(rc) && !unmodelled.count(id);
           if (!resources) {
-            not_runnable.insert(cj.job->job_id);
+            not_runnable.insert(id);
             again = true;
           }
           if (trace)
             info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
-                 cj.job->job_id, slurm_strerror(rc),
+                 job->job_id, slurm_strerror(rc),
                  resources ? "kept as planned for this pass" : "not runnable now, planning again");
         }
       }
       if (again && round + 1 < kRounds) continue;
-      show_plan(plan, model, jobs, index, now, trace);
+      show_plan(plan, model, index, now, trace);
       break;
     }
   }
@@ -362,11 +377,12 @@ class Scheduler {
   // the others wait: a reserved job waits for Resources, a job behind a reservation for
   // Priority (only reasons the plugin owns are replaced: limits and holds stay).
   void show_plan(const ClusterPlan& plan, const ClusterModel& model,
-                 const std::vector<ClusterJob>& jobs,
                  const std::unordered_map<JobId, std::size_t>& index, time_t now, bool trace) {
+    // Copies of an array's meta record (array_copy_id) show nothing: the meta record
+    // shows the earliest.
     auto job_of = [&](JobId id) -> job_record_t* {
-      auto it = index.find(id);
-      return it == index.end() ? nullptr : jobs[it->second].job;
+      if (id != slurm_job_id(id) || !index.count(id)) return nullptr;
+      return find_job_record(static_cast<std::uint32_t>(id));
     };
     std::string where;  // the group's name, for traces
     auto show = [&](const Reservation& r, const char* what) {

@@ -324,7 +324,7 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
   return snap;
 }
 
-ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now) {
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks) {
   ClusterSnapshot snap;
   snap.now = now;
   const bool memory = (slurm_conf.select_type_param & CR_MEMORY) != 0;
@@ -386,7 +386,20 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now) {
     for (const QueuedJob& q : c.in)
       r.request.partitions.emplace_back(q.partition->name ? q.partition->name : "");
     r.procs = r.request.min_cpus;
-    snap.waiting.push_back(std::move(r));
+    int copies = 1;
+    if (const job_array_struct_t* a = job->array_recs; a && a->task_id_bitmap) {
+      std::int64_t tasks = a->task_cnt;
+      if (a->max_run_tasks > 0)
+        tasks = std::min<std::int64_t>(
+            tasks, std::int64_t{a->max_run_tasks} - a->tot_run_tasks - a->pend_run_tasks);
+      copies = static_cast<int>(std::clamp<std::int64_t>(tasks, 1, std::max(1, array_tasks)));
+    }
+    for (int k = 1; k < copies; ++k) {
+      JobRecord copy = r;
+      copy.id = array_copy_id(r.id, static_cast<std::uint32_t>(k));
+      snap.waiting.push_back(std::move(copy));
+    }
+    snap.waiting.insert(snap.waiting.end() - (copies - 1), std::move(r));
   }
   return snap;
 }

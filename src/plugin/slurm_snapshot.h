@@ -40,10 +40,20 @@ struct JobQueue {
 JobQueue read_job_queue(int max_per_partition);
 
 // A queued job once, with every partition it is queued in (highest priority first).
+// `job` may go stale when an array task starts (the meta record is split, keeping `id`):
+// refresh it by id.
 struct ClusterJob {
   job_record_t* job = nullptr;
   std::vector<QueuedJob> in;
+  JobId id = 0;
 };
+
+// A job array's pending tasks are planned as copies of its meta record, so that many
+// start in one pass: copy k > 0 has this id (Slurm's ids are 32-bit).
+inline JobId array_copy_id(JobId meta, std::uint32_t k) {
+  return meta + (static_cast<JobId>(k) << 32);
+}
+inline JobId slurm_job_id(JobId planned) { return planned & 0xffffffffu; }
 
 // The records of `queue` whose partition `keep` accepts, merged per job (first record's
 // order).
@@ -54,7 +64,9 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 // reservation still to end, the jobs holding resources with their per-node allocations,
 // and `jobs` (those still pending) with their requests. Memory is planned only when it
 // is a consumable resource (SelectTypeParameters CR_*_Memory).
-ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now);
+// A pending job array's meta record becomes up to `array_tasks` copies (its remaining
+// tasks, within its %max_run_tasks throttle).
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1);
 
 // The partition as a scheduling domain: usable CPUs, the jobs holding them, and the
 // queued jobs as JobRecords (same order as `queue`).
@@ -72,7 +84,7 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep) {
   for (const QueuedJob& q : queue.all) {
     if (!keep(q.partition)) continue;
     auto [it, added] = index.emplace(q.job, out.size());
-    if (added) out.push_back(ClusterJob{q.job, {}});
+    if (added) out.push_back(ClusterJob{q.job, {}, q.job->job_id});
     out[it->second].in.push_back(q);
   }
   return out;

@@ -565,6 +565,35 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   }
 }
 
+// A pending job array is planned as copies of its meta record: its remaining tasks, within
+// its %throttle and easypp_array_tasks.
+TEST_F(FakeSlurm, ArrayTasksAreCopiesOfTheMetaRecord) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* meta = pending(20, 1, 1);
+  job_array_struct_t array{};
+  array.task_cnt = 5;
+  array.max_run_tasks = 3;
+  array.tot_run_tasks = 1;
+  array.task_id_bitmap = bitmap({0});
+  meta->array_recs = &array;
+  job_record_t* plain = pending(21, 1, 1);
+  queue(meta, p, 2);
+  queue(plain, p, 1);
+  const std::vector<ClusterJob> jobs =
+      cluster_jobs(read_job_queue(10), [](part_record_t*) { return true; });
+  const ClusterSnapshot s = read_cluster(jobs, kNow, 100);
+  ASSERT_EQ(s.waiting.size(), 3u) << "3 may run, 1 runs: 2 copies, then job 21";
+  EXPECT_EQ(s.waiting[0].id, 20u);
+  EXPECT_EQ(s.waiting[1].id, array_copy_id(20, 1));
+  EXPECT_EQ(slurm_job_id(s.waiting[1].id), 20u);
+  EXPECT_EQ(s.waiting[2].id, 21u);
+  array.max_run_tasks = 0;  // no throttle: easypp_array_tasks bounds the copies
+  EXPECT_EQ(read_cluster(jobs, kNow, 4).waiting.size(), 5u);
+  EXPECT_EQ(read_cluster(jobs, kNow, 100).waiting.size(), 6u);
+  meta->array_recs = nullptr;
+}
+
 slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t state) {
   slurmdb_job_rec_t r{};
   r.jobid = id;
