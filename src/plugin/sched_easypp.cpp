@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/job_request.h"
+#include "core/machine.h"
 #include "core/policy.h"
 #include "easypp/predictor.h"
 #include "plugin/agent.h"
@@ -326,6 +328,7 @@ class Scheduler {
       for (const GroupPlan& group : plan.groups) {
         const Decision& d = group.decision;
         counts.examined += d.examined;
+        std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
         if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
         for (std::size_t i = 0; i < d.start.size(); ++i) {
           const JobId id = slurm_job_id(d.start[i]);
@@ -336,6 +339,7 @@ class Scheduler {
           // The record now (an array's meta record moves on with each task started).
           job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
           if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
+          if (!het_job_planned(job, planned)) continue;
           OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
           const QueuedJob& q = partition_for(cj, nodes.get());
           const bool backfilled =
@@ -364,6 +368,20 @@ class Scheduler {
       show_plan(plan, model, index, now, trace);
       break;
     }
+  }
+
+  // A heterogeneous job starts only when the plan starts every pending component now (then
+  // each starts on its planned nodes; launch_job and srun_allocate wait for the last).
+  // Otherwise none starts: what the plan gave the others stays idle for this pass, and
+  // the blocked component's reservation keeps later jobs from delaying it.
+  static bool het_job_planned(const job_record_t* job, const std::unordered_set<JobId>& planned) {
+    if (job->het_job_id == 0) return true;
+    job_record_t* leader = find_job_record(job->het_job_id);
+    if (!leader || !leader->het_job_list) return false;
+    OwnedIterator it(leader->het_job_list);
+    while (job_record_t* component = it.next<job_record_t>())
+      if (IS_JOB_PENDING(component) && !planned.count(component->job_id)) return false;
+    return true;
   }
 
   static std::string group_name(const GroupPlan& group, const ClusterModel& model) {
@@ -505,10 +523,25 @@ class Scheduler {
            name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
            static_cast<long>(r.predicted_end() - s.now), static_cast<long>(r.kill_time() - s.now),
            r.job.corrections);
-    for (const Job& j : s.waiting)
+    if (s.machine)
+      for (const Node& n : s.machine->nodes())
+        info("sched/easypp: %s: node %s cpus=%ld mem=%ld windows=%zu", name.c_str(), n.name.c_str(),
+             static_cast<long>(n.capacity[kCpu]), static_cast<long>(n.capacity[kMemory]),
+             n.windows.size());
+    for (const Job& j : s.waiting) {
       info("sched/easypp: %s: waiting JobId=%lu user=%u cpus=%d estimate=%lds prediction=%lds",
            name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
            static_cast<long>(j.estimate), static_cast<long>(j.prediction));
+      if (const JobRequest* r = j.request.get())
+        info("sched/easypp: %s: request JobId=%lu nodes=%d-%d tasks=%d cpus/task=%ld "
+             "mem/task=%ld mem/node=%ld exclusive=%d required=%zu excluded=%zu features=%zu "
+             "partitions=%zu reservation=%s",
+             name.c_str(), static_cast<unsigned long>(j.id), r->min_nodes, r->max_nodes, r->tasks,
+             static_cast<long>(r->per_task[kCpu]), static_cast<long>(r->per_task[kMemory]),
+             static_cast<long>(r->per_node[kMemory]), r->exclusive ? 1 : 0, r->required.count(),
+             r->excluded.count(), r->features.size(), r->partitions.size(),
+             r->reservation.empty() ? "-" : r->reservation.c_str());
+    }
     for (JobId id : d.start)
       info("sched/easypp: %s: plan starts JobId=%lu", name.c_str(), static_cast<unsigned long>(id));
   }

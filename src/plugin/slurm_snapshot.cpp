@@ -256,9 +256,8 @@ JobQueue read_job_queue(int max_per_partition) {
              static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
     job_queue_rec_t* rec = owned.get();
     ++out.length;
-    // Heterogeneous jobs start all components together (the main scheduler's logic);
-    // --prefer records are a second try of a queued job: neither is planned here.
-    if (rec->job_ptr && rec->part_ptr && !rec->use_prefer && rec->job_ptr->het_job_id == 0) {
+    // --prefer records are a second try of a queued job: not planned here.
+    if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
       if (!runnable_now(rec->job_ptr, verdicts)) {
         ++out.not_runnable;
         continue;
@@ -266,10 +265,12 @@ JobQueue read_job_queue(int max_per_partition) {
       auto [it, added] = index.emplace(rec->part_ptr, out.partitions.size());
       if (added) out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
       auto& jobs = out.partitions[it->second].jobs;
-      if (static_cast<int>(jobs.size()) < max_per_partition) {
-        jobs.push_back(QueuedJob{rec->job_ptr, rec->priority, rec->part_ptr});
-        out.all.push_back(jobs.back());
-      }
+      if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
+      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr};
+      // Heterogeneous jobs start all components together: only on nodes (all), never
+      // partition by partition.
+      if (rec->job_ptr->het_job_id == 0) jobs.push_back(q);
+      out.all.push_back(q);
     }
   }
   return out;

@@ -27,8 +27,9 @@ struct PartitionQueue {
 };
 
 struct JobQueue {
-  std::vector<PartitionQueue> partitions;  // in part_list order, only those with jobs
-  std::vector<QueuedJob> all;              // every kept record, priority order
+  // In part_list order, only those with jobs; heterogeneous job components left out.
+  std::vector<PartitionQueue> partitions;
+  std::vector<QueuedJob> all;  // every kept record, priority order, het components too
   int length = 0;                          // queue records before the per-partition cap
   int not_runnable = 0;  // records left out for QOS/association limits or licences
 };
