@@ -72,6 +72,8 @@ std::string dirname_of(const std::string& path) {
 
 struct PassCounts {
   int queued = 0;
+  int not_runnable = 0;  // queue records left out for limits or licences
+  long longest_hold_usec = 0;  // slurmctld's locks, longest single hold in the pass
   int partitions = 0;
   int started = 0;
   int backfilled = 0;
@@ -89,13 +91,14 @@ class Scheduler {
   bool changed() const {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
-           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due();
+           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() ||
+           (recheck_ && time(nullptr) > seen_at_);
   }
 
   void pass() {
     if (reconfig_.exchange(false)) load_config();
     if (!planner_) return;
-    locked_pass();
+    run_pass();
     save_history(false);
   }
 
@@ -224,40 +227,113 @@ class Scheduler {
     last_save_ = now;
   }
 
-  void locked_pass() {
-    SlurmLock lock(kPassLocks);
-    if (slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled) return;
+  // Slurm's change stamps, to tell whether anything changed while the plan was made.
+  struct Stamps {
+    time_t job = 0, node = 0, part = 0;
+    bool operator==(const Stamps&) const = default;
+  };
+  static Stamps stamps_now() {
+    return {load_stamp(last_job_update), load_stamp(last_node_update), load_stamp(last_part_update)};
+  }
+
+  // slurmctld's pass locks for a scope, timed: the longest hold of a pass is reported.
+  class TimedLock {
+   public:
+    explicit TimedLock(PassCounts& counts) : counts_(counts), lock_(kPassLocks) {
+      start_ = std::chrono::steady_clock::now();
+    }
+    ~TimedLock() {
+      const auto held = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - start_).count();
+      counts_.longest_hold_usec = std::max<long>(counts_.longest_hold_usec, held);
+    }
+    TimedLock(const TimedLock&) = delete;
+    TimedLock& operator=(const TimedLock&) = delete;
+
+   private:
+    PassCounts& counts_;
+    SlurmLock lock_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
+  static bool stopping() {
+    return slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled;
+  }
+
+  // A pass. slurmctld's locks are held only to read the cluster and to carry the plan
+  // out; the plan itself (the policy, the predictor) is made without them, so RPCs are
+  // served meanwhile. Job and partition pointers do not survive an unlock: the carrying
+  // out finds them again by id and name.
+  void run_pass() {
     struct timeval t0;
     gettimeofday(&t0, nullptr);
     const time_t now = time(nullptr);
-    const bool trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
     PassCounts counts;
-
-    counts.learnt = learn_finished_jobs();
-
-    const JobQueue queue = read_job_queue(config_.max_job_test);
-    counts.queued = queue.length;
-    // Stale planned nodes go (build_job_queue cleared the start times): each pass shows
-    // its own.
-    for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
-    for (const PartitionQueue& pq : queue.partitions) {
-      if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
-      ++counts.partitions;
-      if (!planner_->plans_on_nodes(partition_name(pq.partition)))
-        plan_partition(pq, now, trace, counts);  // a policy planning a processor pool
+    bool trace = config_.debug;
+    std::unordered_set<JobId> not_runnable;
+    Stamps read_at, seen;
+    constexpr int kRounds = 3;
+    for (int round = 0; round < kRounds; ++round) {
+      ClusterSnapshot snap;
+      std::unordered_map<JobId, QueuedByName> where;
+      {
+        TimedLock lock(counts);
+        if (stopping()) return;
+        trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
+        if (round == 0) counts.learnt = learn_finished_jobs();
+        const JobQueue queue = read_job_queue(config_.max_job_test);
+        if (round == 0) {
+          counts.queued = queue.length;
+          counts.not_runnable = queue.not_runnable;
+          // Stale planned nodes go (build_job_queue cleared the start times): each pass
+          // shows its own.
+          for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
+          for (const PartitionQueue& pq : queue.partitions) {
+            if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
+            ++counts.partitions;
+            if (!planner_->plans_on_nodes(partition_name(pq.partition)))
+              plan_partition(pq, now, trace, counts);  // a policy planning a processor pool
+          }
+        }
+        std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
+        snap = read_cluster(jobs, now, config_.array_tasks);
+        for (const ClusterJob& c : jobs) {
+          QueuedByName& w = where[c.id];
+          for (const QueuedJob& q : c.in) w.partitions.emplace_back(partition_name(q.partition), q.priority);
+        }
+        read_at = stamps_now();
+        if (round == 0) seen = read_at;
+      }
+      if (snap.waiting.empty()) break;
+      const ClusterModel model = build_cluster_model(snap);
+      const ClusterPlan plan = planner_->plan_cluster(model, now);
+      bool again = false;
+      {
+        TimedLock lock(counts);
+        if (stopping()) return;
+        const bool quiet = stamps_now() == read_at;  // nothing changed while planning
+        again = carry_out(plan, model, snap, where, not_runnable, trace, counts);
+        if (!again || round + 1 == kRounds) show_plan(plan, model, where, now, trace);
+        // Our own starts need no new pass; a change made by others while we planned does.
+        seen = quiet ? stamps_now() : read_at;
+      }
+      if (!again) break;
     }
-    plan_on_nodes(queue, now, trace, counts);
 
     finish_stats(t0, counts);
-    seen_job_ = load_stamp(last_job_update);
-    seen_node_ = load_stamp(last_node_update);
-    seen_part_ = load_stamp(last_part_update);
+    seen_job_ = seen.job;
+    seen_node_ = seen.node;
+    seen_part_ = seen.part;
+    // Stamps count whole seconds: a change later in the second a stamp already shows
+    // would not move it, so look once more when that second is over.
+    seen_at_ = time(nullptr);
+    recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
     debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
           "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
-          "learnt, %u usec",
+          "learnt, %u usec, longest lock hold %ld usec",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
-          queue.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
-          slurmctld_diag_stats.bf_cycle_last);
+          counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
+          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec);
   }
 
   static std::string partition_name(const part_record_t* part) {
@@ -272,102 +348,106 @@ class Scheduler {
     return bitmap;
   }
 
+  // Where a queued job may start, by name (pointers do not survive an unlock).
+  struct QueuedByName {
+    std::vector<std::pair<std::string, std::uint32_t>> partitions;  // priority order
+  };
+
   // The partition to start a job in: the first it is queued in (priority order) that
-  // holds every node the plan gave it.
-  static const QueuedJob& partition_for(const ClusterJob& job, const bitstr_t* nodes) {
-    for (const QueuedJob& q : job.in)
-      if (q.partition->node_bitmap &&
-          bit_super_set(const_cast<bitstr_t*>(nodes), q.partition->node_bitmap))
-        return q;
-    return job.in.front();
+  // still exists and holds every node the plan gave it.
+  static part_record_t* partition_for(const QueuedByName& where, const bitstr_t* nodes,
+                                      std::uint32_t& priority) {
+    part_record_t* first = nullptr;
+    for (const auto& [name, prio] : where.partitions) {
+      part_record_t* part = find_part_record(const_cast<char*>(name.c_str()));
+      if (!part) continue;
+      if (!first) {
+        first = part;
+        priority = prio;
+      }
+      if (part->node_bitmap && bit_super_set(const_cast<bitstr_t*>(nodes), part->node_bitmap)) {
+        priority = prio;
+        return part;
+      }
+    }
+    return first;
   }
 
-  // One plan for every partition planned on nodes (Planner::plan_cluster), carried out
-  // on the planned nodes. A job select_nodes refuses for anything but resources (limits
-  // that depend on the allocation, reservations...) is not runnable now: the cluster is
-  // planned again without it (at most twice more), so it idles nothing. A job refused
-  // for resources keeps, for this pass, what the plan gave it: no later job takes it.
-  void plan_on_nodes(const JobQueue& queue, time_t now, bool trace, PassCounts& counts) {
+  // The queued jobs planned on nodes: those of partitions whose policy plans nodes, less
+  // the ones found not runnable earlier in the pass and those past easypp_max_job_user.
+  std::vector<ClusterJob> nodes_queue(const JobQueue& queue,
+                                      const std::unordered_set<JobId>& not_runnable) {
     auto keep = [this](part_record_t* part) {
       return (part->state_up & PARTITION_SCHED) && planner_->plans_on_nodes(partition_name(part));
     };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
+    std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
     if (config_.max_job_user > 0) {
       std::unordered_map<std::uint32_t, int> per_user;
       std::erase_if(jobs, [&](const ClusterJob& c) {
         return ++per_user[c.job->user_id] > config_.max_job_user;
       });
     }
-    if (jobs.empty()) return;
-    std::unordered_map<JobId, std::size_t> index;
-    std::unordered_set<JobId> not_runnable;
-    constexpr int kRounds = 3;
-    for (int round = 0; round < kRounds; ++round) {
-      if (!not_runnable.empty())
-        std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
-      index.clear();
-      for (std::size_t i = 0; i < jobs.size(); ++i) {
-        // An array task that started split its meta record off: the id now names the
-        // meta record of the tasks still pending.
-        if (round > 0)
-          if (job_record_t* fresh = find_job_record(static_cast<std::uint32_t>(jobs[i].id)))
-            jobs[i].job = fresh;
-        index.emplace(jobs[i].id, i);
-      }
-      const ClusterSnapshot snap = read_cluster(jobs, now, config_.array_tasks);
-      const ClusterModel model = build_cluster_model(snap);
-      const ClusterPlan plan = planner_->plan_cluster(model, now);
-      // Jobs whose feature expression the plan does not model: their planned nodes may
-      // be wrong, so a refusal must not keep resources for them.
-      std::unordered_set<JobId> unmodelled;
-      for (const JobRecord& r : snap.waiting)
-        if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
-      for (const std::string& note : model.notes) log_once(note);
-      for (const std::string& note : plan.notes) log_once(note);
-      bool again = false;
-      for (const GroupPlan& group : plan.groups) {
-        const Decision& d = group.decision;
-        counts.examined += d.examined;
-        std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
-        if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
-        for (std::size_t i = 0; i < d.start.size(); ++i) {
-          const JobId id = slurm_job_id(d.start[i]);
-          auto it = index.find(id);
-          if (it == index.end() || i >= d.start_allocations.size()) continue;
-          const ClusterJob& cj = jobs[it->second];
-          if (starts_left(counts) == 0) break;
-          // The record now (an array's meta record moves on with each task started).
-          job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
-          if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
-          if (!het_job_planned(job, planned)) continue;
-          OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
-          const QueuedJob& q = partition_for(cj, nodes.get());
-          const bool backfilled =
-              std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
-          const int rc = start_job(job, q.partition, q.priority, backfilled, nodes.get());
-          if (rc == SLURM_SUCCESS) {
-            count_start(counts, backfilled);
-            info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
-                 partition_name(q.partition).c_str(), job->nodes ? job->nodes : "?",
-                 group.policy.c_str(), backfilled ? ", backfilled" : "");
-            continue;
-          }
-          ++counts.refused;
-          const bool resources = refused_for_resources(rc) && !unmodelled.count(id);
-          if (!resources) {
-            not_runnable.insert(id);
-            again = true;
-          }
-          if (trace)
-            info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
-                 job->job_id, slurm_strerror(rc),
-                 resources ? "kept as planned for this pass" : "not runnable now, planning again");
+    return jobs;
+  }
+
+  // Starts what the plan starts, on the planned nodes. A job select_nodes refuses for
+  // anything but resources (limits that depend on the allocation, reservations...) is not
+  // runnable now: returns true so that the cluster is planned again without it (at most
+  // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
+  // what the plan gave it: no later job takes it.
+  bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
+                 const std::unordered_map<JobId, QueuedByName>& where,
+                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts) {
+    // Jobs whose feature expression the plan does not model: their planned nodes may be
+    // wrong, so a refusal must not keep resources for them.
+    std::unordered_set<JobId> unmodelled;
+    for (const JobRecord& r : snap.waiting)
+      if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
+    for (const std::string& note : model.notes) log_once(note);
+    for (const std::string& note : plan.notes) log_once(note);
+    bool again = false;
+    for (const GroupPlan& group : plan.groups) {
+      const Decision& d = group.decision;
+      counts.examined += d.examined;
+      const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
+      if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
+      for (std::size_t i = 0; i < d.start.size() && i < d.start_allocations.size(); ++i) {
+        const JobId id = slurm_job_id(d.start[i]);
+        auto w = where.find(id);
+        if (w == where.end()) continue;
+        if (starts_left(counts) == 0) break;
+        // The record now (an array's meta record moves on with each task started).
+        job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
+        if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
+        if (!het_job_planned(job, planned)) continue;
+        OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
+        std::uint32_t priority = 0;
+        part_record_t* part = partition_for(w->second, nodes.get(), priority);
+        if (!part) continue;  // its partitions went away while we planned
+        const bool backfilled =
+            std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
+        const int rc = start_job(job, part, priority, backfilled, nodes.get());
+        if (rc == SLURM_SUCCESS) {
+          count_start(counts, backfilled);
+          info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
+               partition_name(part).c_str(), job->nodes ? job->nodes : "?",
+               group.policy.c_str(), backfilled ? ", backfilled" : "");
+          continue;
         }
+        ++counts.refused;
+        const bool resources = refused_for_resources(rc) && !unmodelled.count(id);
+        if (!resources) {
+          not_runnable.insert(id);
+          again = true;
+        }
+        if (trace)
+          info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
+               job->job_id, slurm_strerror(rc),
+               resources ? "kept as planned for this pass" : "not runnable now, planning again");
       }
-      if (again && round + 1 < kRounds) continue;
-      show_plan(plan, model, index, now, trace);
-      break;
     }
+    return again;
   }
 
   // A heterogeneous job starts only when the plan starts every pending component now (then
@@ -395,7 +475,7 @@ class Scheduler {
   // the others wait: a reserved job waits for Resources, a job behind a reservation for
   // Priority (only reasons the plugin owns are replaced: limits and holds stay).
   void show_plan(const ClusterPlan& plan, const ClusterModel& model,
-                 const std::unordered_map<JobId, std::size_t>& index, time_t now, bool trace) {
+                 const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
     // Copies of an array's meta record (array_copy_id) show nothing: the meta record
     // shows the earliest.
     auto job_of = [&](JobId id) -> job_record_t* {
@@ -574,6 +654,8 @@ class Scheduler {
   time_t last_save_ = 0;
   bool dirty_ = false;
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
+  time_t seen_at_ = 0;    // when the stamps above were taken
+  bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
 };
 
