@@ -251,6 +251,20 @@ bool NodePlan::plain(const JobRequest& r) {
 
 std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,
                                            const JobRequest& request) const {
+  std::optional<Allocation> a = select_first_fit(usable, request);
+  const std::size_t max_nodes = request.max_nodes > 0 ? static_cast<std::size_t>(request.max_nodes) : 0;
+  if (a || max_nodes == 0 || usable.size() <= max_nodes) return a;
+  // First fit can fill its few nodes with small pieces (-N1 -n4 takes 3 CPUs of the
+  // first node, then may not use a second): with a node limit, try the largest
+  // capacities first.
+  std::vector<std::pair<NodeIndex, int>> largest = usable;
+  std::stable_sort(largest.begin(), largest.end(),
+                   [](const auto& x, const auto& y) { return x.second > y.second; });
+  return select_first_fit(largest, request);
+}
+
+std::optional<Allocation> NodePlan::select_first_fit(
+    const std::vector<std::pair<NodeIndex, int>>& usable, const JobRequest& request) const {
   // Same rules as the dense form; `usable` is in node order.
   Allocation a;
   const int min_nodes = std::max(1, request.min_nodes);

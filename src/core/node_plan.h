@@ -95,6 +95,9 @@ class NodePlan {
   // The same from (node, capacity) pairs in node order, capacities > 0.
   std::optional<Allocation> select(const std::vector<std::pair<NodeIndex, int>>& usable,
                                    const JobRequest& request) const;
+  // One pass of first fit over `usable` in its order (reserved nodes last).
+  std::optional<Allocation> select_first_fit(const std::vector<std::pair<NodeIndex, int>>& usable,
+                                             const JobRequest& request) const;
   // Tasks of one CPU anywhere, nothing else asked (an SWF job): such requests are
   // ordered by size, so a failure answers for every larger, longer one.
   static bool plain(const JobRequest& request);

@@ -106,6 +106,27 @@ TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
   }
 }
 
+// A node limit: two nodes of 4 CPUs, R holds 1 CPU of n0 until 600. J asks 4 tasks on
+// exactly one node (-N1 -n4): n0 has 3, n1 has 4, so J starts now on n1. First fit alone
+// took n0's 3 CPUs, could not add n1 (one node at most) and reserved J at 600 on n0.
+TEST(NodeEasy, NodeLimitTakesTheNodeThatFits) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  s.running.push_back(holding(1, 600, {{0, res(1)}}));
+  JobRequest j;
+  j.min_nodes = j.max_nodes = 1;
+  j.tasks = 4;
+  j.per_task = res(1);
+  s.waiting.push_back(asking(2, j, 60));
+  const Decision d = plan("easy", s);
+  EXPECT_TRUE(d.reservations.empty());
+  EXPECT_EQ(nodes_of(started_on(d, 2)), std::vector<NodeIndex>{1});
+}
+
 // Two nodes of 32 CPUs and 4 GPUs. R1 holds 1 GPU on node0 until 1000, R2 1 GPU on node1
 // until 2000. The head needs 4 GPUs on one node: node0 at 1000. B1 (1 GPU, 5000 s) fits
 // now on either node; on node0 it would still hold its GPU at 1000, so it must go to

@@ -317,11 +317,6 @@ LIVE_EXPECTED_FAILURES=(
   # 22.05's slurmctld refuses het job submissions unless SchedulerType=sched/backfill
   # (proc_req.c, _sched_backfill); no sched plugin of another name can run them.
   "t_live_het_job sched/easypp"
-  # The plugin plans each partition as a CPU count (issue 14, points 1-4):
-  "t_live_memory_head sched/easypp"            # memory not planned: L starts beside A
-  "t_live_gpu_head sched/easypp"               # GRES not planned: 1-GPU jobs start
-  "t_live_overlapping_partitions sched/easypp" # other partition's reservation invisible
-  "t_live_reservation sched/easypp"            # reserved nodes count as free CPUs
 )
 # LIVE_STRICT=1 ignores the list (every failure fails).
 live_expected_failure() {   # TEST SCHEDULER
