@@ -285,12 +285,15 @@ TEST(PlanCluster, PartitionPoliciesOnlyForDisjointPartitions) {
       << "never on solo's node from the main group";
 }
 
-TEST(PlanCluster, PoolPoliciesAreRecognised) {
+// Every core policy plans a Machine's nodes now (mq included, issue 13), so no partition
+// falls back to the per-partition CPU-count plan.
+TEST(PlanCluster, EveryPolicyPlansOnNodes) {
   Config c = config_with("easy++");
-  c.partition_policy = {{"mqp", "mq"}};
+  c.partition_policy = {{"mqp", "mq"}, {"cons", "conservative"}};
   Planner planner(c);
   EXPECT_TRUE(planner.plans_on_nodes("batch"));
-  EXPECT_FALSE(planner.plans_on_nodes("mqp"));
+  EXPECT_TRUE(planner.plans_on_nodes("mqp"));
+  EXPECT_TRUE(planner.plans_on_nodes("cons"));
 }
 
 }  // namespace

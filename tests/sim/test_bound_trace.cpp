@@ -15,7 +15,7 @@
 #include <string>
 
 #include "core/profile.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/policy.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"
