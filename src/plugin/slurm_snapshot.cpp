@@ -52,7 +52,7 @@ int held_cpus(const job_record_t* job, const bitstr_t* usable) {
 
 // CPUs a pending job needs: its minimum CPU count, or whole nodes when exclusive.
 int needed_cpus(const job_record_t* job, int max_node_cpus) {
-  const struct job_details* d = job->details;
+  const job_details_t* d = job->details;
   if (!d) return 1;
   long cpus = d->min_cpus;
   const long nodes = std::max<std::uint32_t>(1, d->min_nodes);
@@ -164,7 +164,7 @@ std::vector<ShareRecord> shares_of(const job_record_t* job, bool memory) {
     OwnedIterator it(job->gres_list_alloc);
     while (gres_state_t* gs = it.next<gres_state_t>()) {
       const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
-      if (!js || !js->gres_cnt_node_alloc || (js->flags & GRES_NO_CONSUME)) continue;
+      if (!js || !js->gres_cnt_node_alloc || compat::gres_no_consume(js)) continue;
       const std::string kind = gres_kind(gs->gres_name, js->type_name);
       for (std::size_t k = 0; k < out.size() && k < js->node_cnt; ++k)
         if (js->gres_cnt_node_alloc[k] > 0)
@@ -192,7 +192,7 @@ bool simple_features(List features, std::vector<std::string>& out) {
 
 RequestRecord request_record(const job_record_t* job, bool memory) {
   RequestRecord r;
-  const struct job_details* d = job->details;
+  const job_details_t* d = job->details;
   if (!d) return r;
   r.min_nodes = static_cast<int>(std::clamp<std::int64_t>(given(d->min_nodes), 1, 1 << 20));
   r.max_nodes = static_cast<int>(std::min<std::int64_t>(given(d->max_nodes), 1 << 20));
@@ -212,7 +212,7 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
     OwnedIterator it(job->gres_list_req);
     while (gres_state_t* gs = it.next<gres_state_t>()) {
       const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
-      if (!js || (js->flags & GRES_NO_CONSUME)) continue;
+      if (!js || compat::gres_no_consume(js)) continue;
       const std::string kind = gres_kind(gs->gres_name, js->type_name);
       // Per job: spread evenly over the fewest nodes; per socket: at least one socket's.
       std::int64_t per_node = given(js->gres_per_node) + given(js->gres_per_socket);

@@ -8,7 +8,7 @@ namespace {
 // node outside `allowed`, and are put back afterwards (select_nodes may reset them; an
 // array's meta job keeps its own too, as in stock backfill).
 int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
-  if (!allowed || !job->details) return select_nodes(job, false, nullptr, nullptr, false, flag);
+  if (!allowed || !job->details) return compat::select_nodes_now(job, nullptr, flag);
   bitstr_t* original = job->details->exc_node_bitmap
                            ? bit_copy(job->details->exc_node_bitmap)
                            : nullptr;
@@ -18,7 +18,7 @@ int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
   job->details->exc_node_bitmap = excluded;
   const bool array_meta = job->array_recs != nullptr;
   const std::uint32_t array_id = job->array_job_id;
-  const int rc = select_nodes(job, false, nullptr, nullptr, false, flag);
+  const int rc = compat::select_nodes_now(job, nullptr, flag);
   if (array_meta) {
     // The task that started is split off `job`; the meta record keeps waiting.
     job_record_t* meta = find_job_record(array_id);
