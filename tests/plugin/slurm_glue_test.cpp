@@ -180,8 +180,8 @@ class FakeSlurm : public ::testing::Test {
   job_record_t* new_job(uint32_t id, uint32_t state) {
     auto j = std::make_unique<job_record_t>();
     *j = job_record_t{};
-    auto d = std::make_unique<job_details>();
-    *d = job_details{};
+    auto d = std::make_unique<job_details_t>();
+    *d = job_details_t{};
     d->submit_time = kNow - 1000;
     j->job_id = id;
     j->user_id = 1000 + id;
@@ -208,7 +208,7 @@ class FakeSlurm : public ::testing::Test {
   std::vector<node_record_t*> node_ptrs_;
   std::vector<std::unique_ptr<part_record_t>> parts_;
   std::vector<std::unique_ptr<job_record_t>> jobs_;
-  std::vector<std::unique_ptr<job_details>> details_;
+  std::vector<std::unique_ptr<job_details_t>> details_;
   std::vector<std::unique_ptr<job_resources_t>> resources_;
   std::vector<std::vector<uint16_t>> cpu_arrays_;
   std::vector<bitstr_t*> bitmaps_;  // freed at tear-down
