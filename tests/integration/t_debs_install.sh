@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "installing packages needs root"
 [ -x /usr/sbin/slurmctld ] || skip "slurmctld not installed (apt-get install slurmctld)"
+[ -z "${EASYPP_SLURM_PREFIX:-}" ] || skip "the packages are built for Debian's installed Slurm, not for $EASYPP_SLURM_PREFIX"
 ours=(slurm-sched-easypp easypp-tools libeasypp-predictor-dev libeasypp-predictor1)
 for p in "${ours[@]}"; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
