@@ -1,6 +1,7 @@
 #include "plugin/config.h"
 
 #include "core/policy.h"
+#include "easypp/predictor.h"
 
 #include <algorithm>
 #include <cctype>
@@ -94,6 +95,13 @@ class Parser {
     } else if (k == "easypp_correction") {
       one_of(key, value, {"estimate", "gradual", "exponential"}, c.correction);
       c.predictor_keys_given = true;
+    } else if (k == "easypp_propagation") {
+      std::string v = c.propagation ? "on" : "off";
+      one_of(key, value, {"off", "on"}, v);
+      c.propagation = v == "on";
+      c.predictor_keys_given = true;
+    } else if (k == "easypp_predictor") {
+      predictor(key, value);
     } else if (k == "easypp_interval") {
       int_key(key, value, 1, 3600, c.interval);
     } else if (k == "easypp_max_job_test") {
@@ -126,7 +134,8 @@ class Parser {
     } else {
       fail(key, value,
            "unknown key (known: easypp_policy, easypp_partition_policy, easypp_window, "
-           "easypp_metric, easypp_correction, easypp_interval, easypp_max_job_test, "
+           "easypp_metric, easypp_correction, easypp_propagation, easypp_predictor, "
+           "easypp_interval, easypp_max_job_test, "
            "easypp_max_starts, easypp_max_job_user, easypp_reservation_depth, easypp_array_tasks, "
            "easypp_start_estimates, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
@@ -191,6 +200,25 @@ class Parser {
       field = std::string(value);
     else
       fail(key, value, "expected one of " + join(allowed), field);
+  }
+
+  // A whole predictor spec the library accepts, and that a live system can run: not the
+  // clairvoyant kinds (perfect, and the evaluation kinds that read the real runtime).
+  void predictor(std::string_view key, std::string_view value) {
+    const std::string spec(value);
+    const char* fallback = "the policy's own predictor";
+    char err[256] = "";
+    epp_predictor* p = epp_predictor_new(spec.c_str(), err, sizeof err);
+    if (!p) {
+      fail(key, value, err, fallback);
+      return;
+    }
+    const bool clairvoyant = epp_predictor_needs_workload(p) != 0 || spec.rfind("perfect", 0) == 0;
+    epp_predictor_free(p);
+    if (clairvoyant)
+      fail(key, value, "needs each job's real runtime (simulation only)", fallback);
+    else
+      out_.config.predictor = spec;
   }
 
   // PART:POLICY[;PART:POLICY]. Each bad entry is reported and skipped; good ones stay.
@@ -261,9 +289,10 @@ const std::string& Config::policy_for(const std::string& partition) const {
 }
 
 std::string Config::predictor_spec() const {
+  if (!predictor.empty()) return predictor;
   if (!predictor_keys_given) return {};
   return "history:window=" + std::to_string(window) + ",metric=" + metric +
-         ",correction=" + correction;
+         ",correction=" + correction + (propagation ? ",propagation=on" : "");
 }
 
 ParsedConfig parse_scheduler_parameters(std::string_view params,

@@ -20,7 +20,12 @@ struct Config {
   int window = 2;                       // easypp_window, 1..30
   std::string metric = "avg";           // easypp_metric: avg|median|min|max
   std::string correction = "estimate";  // easypp_correction: estimate|gradual|exponential
+  bool propagation = false;             // easypp_propagation: off|on
   bool predictor_keys_given = false;
+  // easypp_predictor=SPEC: a whole predictor spec (items separated by ';', as Slurm splits
+  // SchedulerParameters at commas), e.g. learned:under=4;eta=0.3. Replaces the history
+  // keys above; empty: they apply.
+  std::string predictor;
   // Seconds between scheduling passes when nothing changes (corrections, clock).
   int interval = 5;  // easypp_interval, 1..3600
   // Jobs started per pass at most (stock: bf_max_job_start); 0: no limit.

@@ -10,7 +10,8 @@ namespace easypp::plugin {
 namespace {
 
 bool spec_learns(const std::string& spec) {
-  return spec.rfind("history", 0) == 0 || spec.rfind("last", 0) == 0;
+  return spec.rfind("history", 0) == 0 || spec.rfind("last", 0) == 0 ||
+         spec.rfind("learned", 0) == 0;
 }
 
 // "" is the predictor library's default, a history predictor.

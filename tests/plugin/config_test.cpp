@@ -206,3 +206,39 @@ TEST(PluginConfig, PolicyKeysAreChecked) {
 }
 }  // namespace
 }  // namespace easypp::plugin
+
+namespace easypp::plugin {
+namespace {
+
+// easypp_propagation adds propagation=on to the history spec (issue 15's key); off is the
+// default, chosen from doc/results/bound's measurements.
+TEST(PluginConfig, PropagationKey) {
+  EXPECT_EQ("", parse_scheduler_parameters("", {"easy++"}).config.predictor_spec());
+  const ParsedConfig on = parse_scheduler_parameters("easypp_propagation=on", {"easy++"});
+  EXPECT_TRUE(on.errors.empty());
+  EXPECT_EQ("history:window=2,metric=avg,correction=estimate,propagation=on",
+            on.config.predictor_spec());
+  const ParsedConfig bad = parse_scheduler_parameters("easypp_propagation=maybe", {"easy++"});
+  ASSERT_EQ(1u, bad.errors.size());
+  EXPECT_NE(std::string::npos, bad.errors[0].find("easypp_propagation=maybe"));
+  EXPECT_FALSE(bad.config.propagation);
+}
+
+// easypp_predictor takes a whole spec (';' between its items, since Slurm splits at ','),
+// checked by the library; clairvoyant kinds are refused, naming the key.
+TEST(PluginConfig, PredictorKey) {
+  const ParsedConfig learned =
+      parse_scheduler_parameters("easypp_predictor=learned:under=4;eta=0.3", {"easy++"});
+  EXPECT_TRUE(learned.errors.empty());
+  EXPECT_EQ("learned:under=4;eta=0.3", learned.config.predictor_spec());
+  for (const char* bad : {"easypp_predictor=perfect", "easypp_predictor=nosuchkind",
+                          "easypp_predictor=history:window=0"}) {
+    const ParsedConfig p = parse_scheduler_parameters(bad, {"easy++"});
+    ASSERT_EQ(1u, p.errors.size()) << bad;
+    EXPECT_NE(std::string::npos, p.errors[0].find(bad + 16)) << p.errors[0];
+    EXPECT_EQ("", p.config.predictor_spec()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace easypp::plugin
