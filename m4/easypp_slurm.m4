@@ -9,6 +9,11 @@ AC_DEFUN([EASYPP_SLURM], [
       [configured Slurm source tree matching the installed slurmctld (default: the
        contrib/slurm-source cache if present; "no" to skip the plugin)])],
     [], [with_slurm_source=auto])
+  AC_ARG_WITH([slurm],
+    [AS_HELP_STRING([--with-slurm=PREFIX],
+      [the Slurm installation to build the plugin for (PREFIX/sbin/slurmctld, plugins in
+       PREFIX/lib/slurm; default: the system's, /usr)])],
+    [], [with_slurm=])
   AC_ARG_WITH([plugindir],
     [AS_HELP_STRING([--with-plugindir=DIR],
       [where Slurm loads plugins from (default: the installed Slurm's PluginDir)])],
@@ -20,7 +25,10 @@ AC_DEFUN([EASYPP_SLURM], [
   slurm_installed_version=
 
   # The installed slurmctld's version, e.g. "22.05.8".
-  AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/usr/local/sbin])
+  AS_IF([test -n "$with_slurm"],
+    [AS_IF([test -x "$with_slurm/sbin/slurmctld"], [SLURMCTLD=$with_slurm/sbin/slurmctld],
+       [AC_MSG_ERROR([--with-slurm=$with_slurm: no $with_slurm/sbin/slurmctld])])],
+    [AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/usr/local/sbin])])
   AS_IF([test -n "$SLURMCTLD"],
     [slurm_installed_version=`$SLURMCTLD -V 2>/dev/null | awk '{print $NF}'`])
 
@@ -55,7 +63,7 @@ AC_DEFUN([EASYPP_SLURM], [
     PKG_CHECK_EXISTS([munge], [],
       [AC_MSG_ERROR([munge development files not found (needed by the Slurm tree's configure): apt-get install libmunge-dev])])
     AS_IF([test -z "$plugindir"], [
-      for d in `$PKG_CONFIG --variable=libdir slurm 2>/dev/null`/slurm \
+      for d in ${with_slurm:+$with_slurm/lib/slurm} `$PKG_CONFIG --variable=libdir slurm 2>/dev/null`/slurm \
                /usr/lib/`$CC -dumpmachine 2>/dev/null`/slurm-wlm /usr/lib64/slurm /usr/lib/slurm \
                /usr/local/lib/slurm; do
         AS_IF([test -f "$d/sched_backfill.so"], [plugindir=$d; break])

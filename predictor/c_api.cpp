@@ -53,8 +53,12 @@ int epp_predictor_propagates(const epp_predictor* p) {
 int64_t epp_predict(epp_predictor* p, const epp_job* job) {
   if (job == nullptr) return 1;
   if (p == nullptr) return job->estimate > 0 ? job->estimate : 1;
-  std::lock_guard lock(p->mu);
-  return p->model.predict(*job);  // does not allocate, cannot throw
+  try {
+    std::lock_guard lock(p->mu);
+    return p->model.predict(*job);  // only `learned` allocates (its pending jobs)
+  } catch (...) {
+    return job->estimate > 0 ? job->estimate : 1;  // out of memory: plan with the limit
+  }
 }
 
 int64_t epp_correct(const epp_predictor* p, const epp_job* job, int64_t current_prediction, int64_t elapsed,

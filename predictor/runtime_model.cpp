@@ -78,7 +78,19 @@ std::int64_t RuntimeModel::predict_history(const UserHistory* h, const epp_job& 
   return std::clamp<std::int64_t>(apply_metric(spec_.metric, v, n), 1, job.estimate);
 }
 
-std::int64_t RuntimeModel::predict(const epp_job& job) const {
+std::int64_t RuntimeModel::predict_learned(const UserHistory* h, const epp_job& job) {
+  auto pending = pending_.find(job.user_id);
+  const FeatureVector x = learner_->prepare(
+      job_features(h, pending == pending_.end() ? nullptr : &pending->second, job, spec_.learned.features));
+  const double v = learner_->predict(x);
+  if (job.job_id != 0) pending_[job.user_id].remember(PendingJob{job.job_id, job.submit, job.procs, x});
+  // Never above the kill time; a model gone wrong (not finite) plans with the estimate.
+  if (!std::isfinite(v)) return job.estimate;
+  return std::clamp<std::int64_t>(std::llround(std::clamp(v, 1.0, static_cast<double>(job.estimate))), 1,
+                                  job.estimate);
+}
+
+std::int64_t RuntimeModel::predict(const epp_job& job) {
   if (job.estimate <= 0) return 1;  // no limit known: nothing sensible to plan with
   std::int64_t p = job.estimate;
   const UserHistory* h = nullptr;
@@ -97,6 +109,9 @@ std::int64_t RuntimeModel::predict(const epp_job& job) const {
         double accuracy = static_cast<double>(last.runtime) / static_cast<double>(last.estimate);
         p = std::clamp<std::int64_t>(std::llround(accuracy * static_cast<double>(job.estimate)), 1, job.estimate);
       }
+      break;
+    case Kind::Learned:
+      p = predict_learned(h, job);
       break;
     case Kind::Estimate:
     case Kind::Double:
@@ -166,11 +181,29 @@ void RuntimeModel::add_run(UserHistory& h, const Run& run) {
 }
 
 bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
-  if (!has_history() || start < 0 || end < start) return false;
+  if (!has_history()) return false;
+  // The job is no longer pending whether or not it teaches.
+  FeatureVector x{};
+  bool predicted = false;
+  if (learner_) {
+    auto it = pending_.find(job.user_id);
+    if (it != pending_.end()) {
+      predicted = it->second.take(job.job_id, &x);
+      if (it->second.empty()) pending_.erase(it);
+    }
+  }
+  if (start < 0 || end < start) return false;
   const std::int64_t runtime = end - start;
   if (!teaches(end_state, runtime)) return false;
   UserHistory& h = users_[job.user_id];
   if (h.seen.contains(job.job_id, end)) return false;
+  if (learner_ && job.estimate > 0) {
+    // A job learnt without a prediction (an import from accounting, or one forgotten as
+    // pending) gets the features it would have had now.
+    if (!predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features));
+    learner_->update(x, static_cast<double>(runtime),
+                     job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));
+  }
   add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime});
   return true;
 }
@@ -178,6 +211,8 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
 void RuntimeModel::clear() {
   users_.clear();
   records_ = 0;
+  pending_.clear();
+  if (learner_) learner_.emplace(spec_.learned);
 }
 
 void RuntimeModel::restore_recent(std::uint32_t user, const Run& run) {

@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "easypp/predictor.h"
+#include "job_features.h"
+#include "online_regression.h"
 #include "spec.h"
 #include "user_history.h"
 #include "workload_stats.h"
@@ -17,13 +19,18 @@ namespace easypp::predictor {
 
 class RuntimeModel {
  public:
-  explicit RuntimeModel(const Spec& spec) : spec_(spec), spec_text_(canonical(spec)) {}
+  explicit RuntimeModel(const Spec& spec) : spec_(spec), spec_text_(canonical(spec)) {
+    if (spec_.kind == Kind::Learned) learner_.emplace(spec_.learned);
+  }
 
   const Spec& spec() const { return spec_; }
   const std::string& spec_text() const { return spec_text_; }
-  bool has_history() const { return spec_.kind == Kind::History || spec_.kind == Kind::Last; }
+  bool has_history() const {
+    return spec_.kind == Kind::History || spec_.kind == Kind::Last || spec_.kind == Kind::Learned;
+  }
 
-  std::int64_t predict(const epp_job& job) const;
+  // Not const: the learned kind remembers the features it predicted a job with.
+  std::int64_t predict(const epp_job& job);
 
   // Evaluation kinds (paper 003): the whole workload's statistics. False with `error` on a
   // bad workload; other kinds ignore it (true).
@@ -49,10 +56,16 @@ class RuntimeModel {
   void rebuild_by_estimate(std::uint32_t user);  // from the recent runs
   void restore_accuracy(std::uint32_t user, double sum, std::uint64_t count);
   void restore_seen(std::uint32_t user, std::uint64_t id, std::int64_t end);
+  // Kind learned: the model and the jobs predicted but not ended (null/empty otherwise).
+  const OnlineRegression* learner() const { return learner_ ? &*learner_ : nullptr; }
+  OnlineRegression* learner() { return learner_ ? &*learner_ : nullptr; }
+  const std::unordered_map<std::uint32_t, PendingJobs>& pending() const { return pending_; }
+  void restore_pending(std::uint32_t user, const PendingJob& job) { pending_[user].remember(job); }
 
  private:
   std::int64_t predict_history(const UserHistory* h, const epp_job& job) const;
   std::int64_t fallback(const UserHistory* h, std::int64_t estimate) const;
+  std::int64_t predict_learned(const UserHistory* h, const epp_job& job);
   void add_run(UserHistory& h, const Run& run);
 
   Spec spec_;
@@ -60,6 +73,9 @@ class RuntimeModel {
   std::unordered_map<std::uint32_t, UserHistory> users_;
   std::size_t records_ = 0;
   std::optional<WorkloadStats> workload_;
+  std::optional<OnlineRegression> learner_;
+  // Per user, only while they have jobs predicted and not ended.
+  std::unordered_map<std::uint32_t, PendingJobs> pending_;
 };
 
 }  // namespace easypp::predictor

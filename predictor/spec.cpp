@@ -31,7 +31,8 @@ constexpr Choice<Correction> kCorrections[] = {{"estimate", Correction::Estimate
 constexpr Choice<Learn> kLearn[] = {{"finished", Learn::Finished}, {"completed", Learn::Completed}, {"all", Learn::All}};
 constexpr Choice<Kind> kKinds[] = {{"history", Kind::History}, {"last", Kind::Last}, {"estimate", Kind::Estimate},
                                    {"double", Kind::Double}, {"perfect", Kind::Perfect},
-                                   {"quant", Kind::Quant}, {"qual", Kind::Qual}};
+                                   {"quant", Kind::Quant}, {"qual", Kind::Qual},
+                                   {"learned", Kind::Learned}};
 
 template <typename E, std::size_t N>
 std::string allowed(const Choice<E> (&choices)[N]) {
@@ -93,6 +94,8 @@ std::vector<std::string_view> keys_of(Kind kind) {
     case Kind::Quant:
     case Kind::Qual:
       return error_model_keys(kind == Kind::Qual);
+    case Kind::Learned:
+      return learned_keys();
     default:
       return {};
   }
@@ -125,7 +128,7 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
   if (all.substr(0, all.find(':')) == "virtual") {
     std::string_view keys = all.size() > 8 ? all.substr(8) : std::string_view{};
     for (std::string_view rest = keys; !rest.empty();) {
-      const auto comma = rest.find(',');
+      const auto comma = rest.find_first_of(",;");
       const std::string_view item = rest.substr(0, comma);
       const std::string_view key = item.substr(0, item.find('='));
       if (key != "error" && key != "seed") {
@@ -155,7 +158,7 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
   std::set<std::string_view> seen;
   std::string_view rest = all.substr(colon + 1);
   while (true) {
-    auto comma = rest.find(',');
+    auto comma = rest.find_first_of(",;");
     std::string_view item = rest.substr(0, comma);
     auto eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
@@ -177,7 +180,11 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
     }
     bool ok = true;
     std::string choices;
-    if (is_error_model(spec.kind)) {
+    // A learned-only key fills `choices` whether or not its value was good.
+    if (spec.kind == Kind::Learned) ok = parse_learned_key(spec.learned, key, value, choices);
+    if (!choices.empty()) {
+      // parsed above
+    } else if (is_error_model(spec.kind)) {
       ok = parse_error_model_key(spec.error_model, key, value, choices);
     } else if (key == "window") {
       long long w = 0;
@@ -240,6 +247,10 @@ std::string canonical(const Spec& s) {
     case Kind::Quant:
     case Kind::Qual:
       return canonical_error_model(s.error_model, s.kind == Kind::Qual);
+    case Kind::Learned:
+      return "learned:" + canonical_learned_keys(s.learned) + ",correction=" + name_of(kCorrections, s.correction) +
+             ",scale=" + format_scale(s.scale) + ",learn=" + name_of(kLearn, s.learn) +
+             ",failed_min=" + std::to_string(s.failed_min);
     default:
       return name_of(kKinds, s.kind);
   }

@@ -8,11 +8,13 @@
 #include <string>
 
 #include "error_model_spec.h"
+#include "learned_spec.h"
 
 namespace easypp::predictor {
 
 // Quant and Qual: paper 003's evaluation predictors (error_model_spec.h); simulation only.
-enum class Kind { History, Last, Estimate, Double, Perfect, Quant, Qual };
+// Learned: the online linear model (learned_spec.h).
+enum class Kind { History, Last, Estimate, Double, Perfect, Quant, Qual, Learned };
 // Which recent runs of the user form the window (paper 000, section 7).
 enum class WindowType { All, Immediate, Extended };
 enum class Fullness { Partial, Full };
@@ -41,11 +43,14 @@ struct Spec {
   std::int64_t failed_min = 60;
   // Kinds quant and qual only.
   ErrorModelSpec error_model{};
+  // Kind learned only.
+  LearnedSpec learned{};
 };
 
 inline bool is_error_model(Kind k) { return k == Kind::Quant || k == Kind::Qual; }
 
-// Parses a spec; NULL/"" is the default. On error returns nullopt and sets `error` to one
+// Parses a spec; NULL/"" is the default. Items may be separated by ',' or ';' (the
+// latter so a spec fits in Slurm's comma-separated SchedulerParameters). On error returns nullopt and sets `error` to one
 // line "predictor spec: key=value: reason (allowed: ...)".
 std::optional<Spec> parse_spec(const char* text, std::string& error);
 

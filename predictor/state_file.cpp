@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <memory>
@@ -86,6 +87,120 @@ json_t* run_array(const Run& r) {
                    static_cast<json_int_t>(r.runtime));
 }
 
+// What the weights mean: the same target and features (a model saved under others is
+// not reused).
+std::string model_shape(const LearnedSpec& spec) {
+  return std::string("target=") + (spec.target == Target::Log ? "log" : "seconds") +
+         ",features=" + feature_groups_name(spec.features);
+}
+
+// JSON cannot hold inf/NaN; a model never produces them, a zero is the safe stand-in.
+json_t* number_array(const FeatureVector& v) {
+  json_t* a = json_array();
+  for (double x : v) json_array_append_new(a, json_real(std::isfinite(x) ? x : 0.0));
+  return a;
+}
+
+// "learned": {"shape", "steps", "n_sum", "w", "s", "g", "pending": [[uid, job_id, submit, procs, x...]]}
+json_t* learned_to_json(const RuntimeModel& model) {
+  const OnlineRegression::State& st = model.learner()->state();
+  json_t* pending = json_array();
+  for (const auto& [uid, jobs] : model.pending())
+    for (const PendingJob& p : jobs.jobs()) {
+      json_t* row = json_pack("[IIII]", static_cast<json_int_t>(uid), static_cast<json_int_t>(p.job_id),
+                              static_cast<json_int_t>(p.submit), static_cast<json_int_t>(p.procs));
+      for (double x : p.x) json_array_append_new(row, json_real(std::isfinite(x) ? x : 0.0));
+      json_array_append_new(pending, row);
+    }
+  return json_pack("{s:s,s:I,s:f,s:o,s:o,s:o,s:o}", "shape", model_shape(model.spec().learned).c_str(), "steps",
+                   static_cast<json_int_t>(st.steps), "n_sum", std::isfinite(st.n_sum) ? st.n_sum : 0.0, "w",
+                   number_array(st.w), "s", number_array(st.s), "g", number_array(st.g), "pending", pending);
+}
+
+// kFeatures finite numbers (>= 0 if non_negative) from j into v.
+bool parse_vector(json_t* j, FeatureVector& v, bool non_negative) {
+  if (!json_is_array(j) || json_array_size(j) != kFeatures) return false;
+  for (std::size_t i = 0; i < kFeatures; ++i) {
+    json_t* x = json_array_get(j, i);
+    if (!json_is_number(x)) return false;
+    v[i] = json_number_value(x);
+    if (!std::isfinite(v[i]) || (non_negative && v[i] < 0)) return false;
+  }
+  return true;
+}
+
+// Restores the learned model from `j` (the "learned" object); false with `why` on bad input.
+// A model of another shape (target or features changed) is left fresh, not an error.
+bool learned_from_json(json_t* j, RuntimeModel& model, std::string& why) {
+  if (!json_is_object(j)) {
+    why = "learned: expected an object";
+    return false;
+  }
+  json_t* shape = json_object_get(j, "shape");
+  if (!json_is_string(shape)) {
+    why = "learned.shape: expected a string";
+    return false;
+  }
+  if (model_shape(model.spec().learned) != json_string_value(shape)) return true;
+  OnlineRegression::State st;
+  json_t* steps = json_object_get(j, "steps");
+  json_t* n_sum = json_object_get(j, "n_sum");
+  if (!json_is_integer(steps) || json_integer_value(steps) < 0) {
+    why = "learned.steps: expected an integer >= 0";
+    return false;
+  }
+  if (!json_is_number(n_sum) || !std::isfinite(json_number_value(n_sum)) || json_number_value(n_sum) < 0) {
+    why = "learned.n_sum: expected a number >= 0";
+    return false;
+  }
+  st.steps = static_cast<std::uint64_t>(json_integer_value(steps));
+  st.n_sum = json_number_value(n_sum);
+  const struct {
+    const char* name;
+    FeatureVector* v;
+    bool non_negative;
+  } vectors[] = {{"w", &st.w, false}, {"s", &st.s, true}, {"g", &st.g, true}};
+  for (const auto& f : vectors)
+    if (!parse_vector(json_object_get(j, f.name), *f.v, f.non_negative)) {
+      why = std::string("learned.") + f.name + ": expected " + std::to_string(kFeatures) + " finite numbers" +
+            (f.non_negative ? " >= 0" : "");
+      return false;
+    }
+  json_t* pending = json_object_get(j, "pending");
+  if (!json_is_array(pending)) {
+    why = "learned.pending: expected an array";
+    return false;
+  }
+  for (std::size_t i = 0; i < json_array_size(pending); ++i) {
+    json_t* row = json_array_get(pending, i);
+    const std::string at = "learned.pending[" + std::to_string(i) + "]";
+    json_int_t head[4];
+    bool ok = json_is_array(row) && json_array_size(row) == 4 + kFeatures;
+    for (std::size_t k = 0; ok && k < 4; ++k) {
+      json_t* v = json_array_get(row, k);
+      ok = json_is_integer(v);
+      if (ok) head[k] = json_integer_value(v);
+    }
+    ok = ok && head[0] >= 0 && head[0] <= 0xffffffffLL && head[1] > 0 && head[3] >= 0 && head[3] <= 0x7fffffffLL;
+    PendingJob job;
+    for (std::size_t k = 0; ok && k < kFeatures; ++k) {
+      json_t* v = json_array_get(row, 4 + k);
+      ok = json_is_number(v) && std::isfinite(json_number_value(v));
+      if (ok) job.x[k] = json_number_value(v);
+    }
+    if (!ok) {
+      why = at + ": expected [uid, job_id > 0, submit, procs >= 0, " + std::to_string(kFeatures) + " features]";
+      return false;
+    }
+    job.job_id = static_cast<std::uint64_t>(head[1]);
+    job.submit = head[2];
+    job.procs = static_cast<std::int32_t>(head[3]);
+    model.restore_pending(static_cast<std::uint32_t>(head[0]), job);
+  }
+  model.learner()->restore(st);
+  return true;
+}
+
 Json to_json(const RuntimeModel& model) {
   Json users(json_array());
   for (const auto& [uid, h] : model.histories()) {
@@ -106,8 +221,10 @@ Json to_json(const RuntimeModel& model) {
     }
     json_array_append_new(users.get(), user);
   }
-  return Json(json_pack("{s:s,s:i,s:s,s:o}", "format", kFormat, "schema", kStateSchema, "spec",
-                        model.spec_text().c_str(), "users", users.release()));
+  Json doc(json_pack("{s:s,s:i,s:s,s:o}", "format", kFormat, "schema", model.learner() ? kStateSchema : 1, "spec",
+                     model.spec_text().c_str(), "users", users.release()));
+  if (doc && model.learner()) json_object_set_new(doc.get(), "learned", learned_to_json(model));
+  return doc;
 }
 
 bool write_all(int fd, const char* data, std::size_t n) {
@@ -154,9 +271,11 @@ bool from_json(json_t* root, RuntimeModel& model, std::string& why) {
     return false;
   }
   json_t* schema = json_object_get(root, "schema");
-  if (!json_is_integer(schema) || json_integer_value(schema) != kStateSchema) {
+  if (!json_is_integer(schema) || json_integer_value(schema) < kOldestStateSchema ||
+      json_integer_value(schema) > kStateSchema) {
     why = "schema=" + (json_is_integer(schema) ? std::to_string(json_integer_value(schema)) : std::string("missing")) +
-          ": unsupported schema version (this library reads " + std::to_string(kStateSchema) + ")";
+          ": unsupported schema version (this library reads " + std::to_string(kOldestStateSchema) + "-" +
+          std::to_string(kStateSchema) + ")";
     return false;
   }
   json_t* users = json_object_get(root, "users");
@@ -227,6 +346,9 @@ bool from_json(json_t* root, RuntimeModel& model, std::string& why) {
       model.restore_by_estimate(id, run);
     }
   }
+  // Schema 2: the learned model; read only by a learned predictor (others ignore it).
+  json_t* learned = json_object_get(root, "learned");
+  if (learned != nullptr && model.learner() != nullptr) return learned_from_json(learned, model, why);
   return true;
 }
 
@@ -332,7 +454,7 @@ ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string
   json_t* schema = json_object_get(root.get(), "schema");
   if (json_is_string(format) && std::strcmp(json_string_value(format), kFormat) == 0 && json_is_integer(schema) &&
       json_integer_value(schema) > kStateSchema) {
-    why = "schema=" + std::to_string(json_integer_value(schema)) + ": written by a newer easypp (this library reads " +
+    why = "schema=" + std::to_string(json_integer_value(schema)) + ": written by a newer easypp (this library reads up to " +
           std::to_string(kStateSchema) + ")";
     return ParseOutcome::Newer;
   }

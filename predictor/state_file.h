@@ -9,7 +9,10 @@
 
 namespace easypp::predictor {
 
-inline constexpr int kStateSchema = 1;
+// Schema 2 adds the `learned` predictor's model ("learned" object); files without it are
+// still written as schema 1, so older libraries keep reading them. Both are read.
+inline constexpr int kStateSchema = 2;
+inline constexpr int kOldestStateSchema = 1;
 
 // Temp file in the same directory, fsync, rename, fsync of the directory; mode 0600.
 // Refused, leaving the file in place: a symlink or non-regular file at `path`, or a file

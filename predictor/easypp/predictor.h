@@ -57,8 +57,9 @@ enum epp_end_state {
  * Create a predictor from a spec string. NULL or "" selects the default, the paper's
  * recommendation: "history:window=2,type=all,fullness=partial,metric=avg,
  * fallback=estimate,propagation=off,correction=estimate".
- * Other kinds: "last" (Last Model, paper 002), "estimate", "double", "perfect", and the
- * simulation-only evaluation kinds "quant" and "qual" (paper 003, below).
+ * Other kinds: "last" (Last Model, paper 002), "estimate", "double", "perfect", "learned"
+ * (an online linear model, Gaussier et al. SC 2015), and the simulation-only evaluation
+ * kinds "quant" and "qual" (paper 003, below). Items may be separated by ',' or ';'.
  * On a bad spec: returns NULL and writes one line naming the key and value into err.
  */
 EPP_API epp_predictor *epp_predictor_new(const char *spec, char *err, size_t errlen);
@@ -73,7 +74,9 @@ EPP_API int epp_predictor_propagates(const epp_predictor *p);
 
 /* Prediction, in seconds (>= 1), for a job that has not started yet. The estimate must
  * be > 0: for a job without a time limit pass the limit the scheduler would plan with
- * (Slurm: the partition's MaxTime); with estimate <= 0 the answer is 1. */
+ * (Slurm: the partition's MaxTime); with estimate <= 0 the answer is 1. A "learned"
+ * predictor remembers the features it predicted a job with (by job_id, per user, at most
+ * 32 jobs) and learns from them when the job ends. */
 EPP_API int64_t epp_predict(epp_predictor *p, const epp_job *job);
 
 /*
@@ -91,6 +94,7 @@ EPP_API int64_t epp_correct(const epp_predictor *p, const epp_job *job, int64_t 
 EPP_API int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64_t end, int end_state);
 
 /* Persistence (JSON, schema-versioned, atomic write, mode 0600, no symlinks followed).
+ * Schema 2 adds the learned model; files without one are still written as schema 1.
  * Only EPP_LOAD_OK changes the handle's history; on every other result it keeps what it
  * had (empty for a new handle). A failed save keeps the previous file. */
 enum epp_load_result {

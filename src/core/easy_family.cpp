@@ -12,9 +12,21 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
     rules_.backfill_order = config_.shortest_backfill
                                 ? static_cast<const JobOrder*>(&shortest_first_)
                                 : static_cast<const JobOrder*>(&queue_order_);
+    if (config_.shortest_backfill && config_.age) {
+      aged_first_.emplace(*config_.age);
+      rules_.backfill_order = &*aged_first_;
+    }
+    if (config_.shortest_backfill && config_.lxfw) {
+      lxfw_first_.emplace(*config_.lxfw / 1000.0);
+      rules_.backfill_order = &*lxfw_first_;
+    }
   }
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;
+  if (config_.bound) {
+    head_bound_.emplace(*config_.bound);
+    rules_.bound = &*head_bound_;
+  }
 }
 
 Decision EasyFamilyPolicy::plan(const ClusterState& state) {

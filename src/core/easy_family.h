@@ -6,10 +6,13 @@
 #ifndef EASYPP_CORE_EASY_FAMILY_H
 #define EASYPP_CORE_EASY_FAMILY_H
 
+#include <optional>
 #include <string>
 
 #include "core/easy_pass.h"
+#include "core/head_bound.h"
 #include "core/job_order.h"
+#include "core/lxfw_order.h"
 #include "core/policy.h"
 #include "core/profile.h"
 
@@ -27,6 +30,15 @@ struct EasyFamilyConfig {
   bool double_booking = false;
   // Reservations per pass: the first `depth` blocked jobs get one (1 = EASY). Key depth=N.
   int depth = 1;
+  // The bound on the head (head_bound.h); nothing: unbounded. Keys bound=off|SECONDS
+  // (the slack) and guard=slipped|always.
+  std::optional<BoundRule> bound{};
+  // With shortest_backfill: jobs waiting this long are backfilled first, in queue order
+  // (AgedShortestFirst). Key age=off|SECONDS.
+  std::optional<Time> age{};
+  // With shortest_backfill: backfill in paper 003's LXF&W(w) order instead, w in
+  // thousandths per hour of wait (lxfw_order.h). Key lxfw=off|N.
+  std::optional<int> lxfw{};
 };
 
 class EasyFamilyPolicy final : public Policy {
@@ -45,8 +57,11 @@ class EasyFamilyPolicy final : public Policy {
   EasyFamilyConfig config_;
   QueueOrder queue_order_;
   ShortestFirst shortest_first_;
+  std::optional<AgedShortestFirst> aged_first_;
+  std::optional<LargestExpansionWaitFirst> lxfw_first_;
   EasyRules rules_;
   EasyPass pass_;
+  std::optional<HeadBound> head_bound_;
   AvailabilityProfile estimate_profile_;
   NodePlan estimate_plan_;
   std::vector<AvailabilityProfile::Busy> busy_;

@@ -79,6 +79,25 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   decision.reservations.push_back({head.id, shadow});
 
   if (rules.backfill_order == nullptr || idle == 0) return;
+  // The bound (head_bound.h): when the head is guarded, a backfill must also end by the
+  // deadline on its kill time or fit the processors free beyond the head's need there on
+  // kill times. Skipped while nothing is idle: the head's kill-time reservation cannot
+  // move later without a start, so a promise taken at a later pass is no later.
+  std::optional<Time> deadline;
+  int kill_extra = 0;
+  if (rules.bound != nullptr) {
+    busy_.clear();
+    for (const RunningJob& r : state.running) busy_.push_back({r.kill_time(), r.job.procs});
+    for (std::uint32_t p : started_) {
+      busy_.push_back({state.now + waiting[p].estimate, waiting[p].procs});
+    }
+    kill_profile_.reset(state.now, state.procs, busy_);
+    const Time kill_start = kill_profile_.earliest_start(head.procs, head.estimate);
+    deadline = rules.bound->deadline(head.id, shadow, kill_start);
+    // The kill-time profile only gains processors over time, so what is free at the
+    // deadline stays free.
+    if (deadline) kill_extra = std::max(0, kill_profile_.free_at(*deadline) - head.procs);
+  }
   std::span<std::uint32_t> candidates(positions_.data() + k + 1, positions_.size() - k - 1);
   if (rules.backfill_order != rules.reservation_order) {
     // Only jobs that fit the idle processors now can ever start in this pass (idle only
@@ -104,10 +123,11 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
     if (job.procs > idle) continue;
     const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
     const bool ends_by_shadow = runtime <= shadow - state.now;
-    if (!ends_by_shadow) {
-      if (job.procs > extra) continue;
-      extra -= job.procs;  // it will still hold them at the shadow time
-    }
+    if (!ends_by_shadow && job.procs > extra) continue;
+    const bool ends_by_deadline = !deadline || job.estimate <= *deadline - state.now;
+    if (!ends_by_deadline && job.procs > kill_extra) continue;
+    if (!ends_by_shadow) extra -= job.procs;  // it will still hold them at the shadow time
+    if (!ends_by_deadline) kill_extra -= job.procs;  // and may at the deadline
     idle -= job.procs;
     started_.push_back(p);
     decision.start.push_back(job.id);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/decision.h"
+#include "core/head_bound.h"
 #include "core/job.h"
 #include "core/job_order.h"
 #include "core/job_request.h"
@@ -37,6 +38,9 @@ struct EasyRules {
   // (1 = EASY; more, as stock backfill's several reservations or Fluxion's reservation
   // depth). A state without a Machine plans depth > 1 on Machine::single_node.
   int depth = 1;
+  // The bound on the head (head_bound.h): its memory across passes, owned by the policy;
+  // nullptr: unbounded (paper 000's EASY++). Only the head is bounded.
+  HeadBound* bound = nullptr;
 };
 
 class EasyPass {
@@ -72,6 +76,10 @@ class EasyPass {
   void run_on_nodes(const ClusterState& state, const EasyRules& rules, Decision& decision);
   const JobRequest& request_of(const Job& job, std::size_t position);
   NodePlan node_plan_;
+  // Kill-time plans for the bound: running jobs to their kill times, this pass's starts
+  // for their estimates, the guarded head at its deadline.
+  AvailabilityProfile kill_profile_;
+  NodePlan kill_plan_;
   std::vector<JobRequest> cpu_requests_;  // for jobs without a request (procs CPUs)
   std::vector<std::uint32_t> reserved_;
   Machine pool_;  // single_node(procs): depth > 1 on a state without a Machine

@@ -12,11 +12,5 @@ void require_plannable(const Job& job) {
   }
 }
 
-void require_pool(const ClusterState& state, std::string_view policy) {
-  if (state.machine == nullptr) return;
-  throw std::invalid_argument("policy " + std::string(policy) +
-                              " plans one pool of processors, not a machine's nodes "
-                              "(the EASY family runs on nodes)");
-}
 
 }  // namespace easypp

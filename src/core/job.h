@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <string_view>
 #include <vector>
 
 namespace easypp {
@@ -78,10 +77,6 @@ void require_plannable(const Job& job);
 inline bool higher_priority(const Job& a, const Job& b) {
   return a.priority != b.priority ? a.priority > b.priority : a.id < b.id;
 }
-
-// Throws std::invalid_argument naming the policy when `state` has a Machine: for the
-// policies that still plan one pool of processors (they would misplan nodes).
-void require_pool(const ClusterState& state, std::string_view policy);
 
 }  // namespace easypp
 

@@ -14,4 +14,15 @@ void ShortestFirst::arrange(const ClusterState& state,
   });
 }
 
+void AgedShortestFirst::arrange(const ClusterState& state,
+                                std::span<std::uint32_t> positions) const {
+  const std::vector<Job>& w = state.waiting;
+  const Time now = state.now;
+  const Time age = age_;
+  const auto young = std::stable_partition(
+      positions.begin(), positions.end(),
+      [&w, now, age](std::uint32_t p) { return now - w[p].submit >= age; });
+  ShortestFirst{}.arrange(state, std::span<std::uint32_t>(young, positions.end()));
+}
+
 }  // namespace easypp

@@ -37,6 +37,19 @@ class ShortestFirst final : public JobOrder {
   void arrange(const ClusterState& state, std::span<std::uint32_t> positions) const override;
 };
 
+// Shortest prediction first, except that jobs waiting for `age` seconds or more come
+// first, in queue order (issue 15's aging): shortest-first alone keeps passing over an
+// old long job that is not yet the head, which EASY's queue-order backfill would start.
+class AgedShortestFirst final : public JobOrder {
+ public:
+  explicit AgedShortestFirst(Time age) : age_(age) {}
+  std::string_view name() const override { return "aged-shortest"; }
+  void arrange(const ClusterState& state, std::span<std::uint32_t> positions) const override;
+
+ private:
+  Time age_;
+};
+
 }  // namespace easypp
 
 #endif

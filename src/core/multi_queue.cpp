@@ -125,8 +125,21 @@ bool MultiQueuePolicy::split(int q, int procs, const std::vector<int>& available
   return need == 0;
 }
 
+const JobRequest& MultiQueuePolicy::request_of(const Job& job) {
+  if (job.request) return *job.request;
+  cpu_request_ = JobRequest::cpus(job.procs);  // the papers' job: procs CPUs anywhere
+  return cpu_request_;
+}
+
 void MultiQueuePolicy::replan(const ClusterState& state) {
-  machine_.reset(state.now, state.procs, machine_busy_);
+  const bool on_nodes = state.machine != nullptr;
+  if (on_nodes) {
+    nodes_.reset(state, RunningEnd::predicted);
+    for (const NodeStart& s : node_starts_) nodes_.start_now(*s.allocation, s.duration);
+    pivot_now_.assign(partitions_.size(), nullptr);
+  } else {
+    machine_.reset(state.now, state.procs, machine_busy_);
+  }
   for (std::size_t q = 0; q < partitions_.size(); ++q) {
     partitions_[q].reset(state.now, working_sizes_[q], busy_[q]);
     pivots_[q].reset();
@@ -140,8 +153,23 @@ void MultiQueuePolicy::replan(const ClusterState& state) {
     if (q < 0 || started_[i] || pivots_[static_cast<std::size_t>(q)]) continue;
     const Job& job = state.waiting[i];
     const Time d = duration_of(job);
-    const Time t = machine_.earliest_start(job.procs, d);
-    machine_.reserve(t, d, job.procs);
+    Time t = kNever;
+    std::shared_ptr<const Allocation> nodes;
+    if (on_nodes) {
+      NodePlan::Slot slot = nodes_.earliest_start(request_of(job), d, job.estimate);
+      t = slot.start;
+      if (t == kNever) continue;  // windows keep it off every node for good
+      // Where it can start now: on idle resources, before its own claim is planned.
+      if (t <= state.now && nodes_.fits_now(slot.allocation, d)) {
+        pivot_now_[static_cast<std::size_t>(q)] =
+            std::make_shared<const Allocation>(slot.allocation);
+      }
+      nodes_.reserve(slot.allocation, t, d);
+      nodes = std::make_shared<const Allocation>(std::move(slot.allocation));
+    } else {
+      t = machine_.earliest_start(job.procs, d);
+      machine_.reserve(t, d, job.procs);
+    }
     std::vector<int>& free_then = available_;
     free_then.resize(partitions_.size());
     for (std::size_t r = 0; r < partitions_.size(); ++r) free_then[r] = partitions_[r].free_at(t);
@@ -154,21 +182,27 @@ void MultiQueuePolicy::replan(const ClusterState& state) {
     for (std::size_t r = 0; r < partitions_.size(); ++r) {
       if (share_[r] > 0) partitions_[r].reserve(t, d, share_[r]);
     }
-    pivots_[static_cast<std::size_t>(q)] = Pivot{i, t};
+    pivots_[static_cast<std::size_t>(q)] = Pivot{i, t, std::move(nodes)};
     ++found;
   }
 }
 
 void MultiQueuePolicy::start(const ClusterState& state, std::uint32_t position, int q,
                              Time duration, const std::vector<int>& share, bool backfilled,
-                             Decision& decision) {
+                             Decision& decision, std::shared_ptr<const Allocation> allocation) {
   const Job& job = state.waiting[position];
   started_[position] = 1;
   decision.start.push_back(job.id);
   if (backfilled) decision.backfilled.push_back(job.id);
   const Time end = state.now + duration;
-  machine_busy_.push_back({end, job.procs});
-  machine_.start_now(job.procs, duration);
+  if (allocation) {
+    nodes_.start_now(*allocation, duration);
+    node_starts_.push_back({allocation, duration});
+    decision.start_allocations.push_back(std::move(allocation));
+  } else {
+    machine_busy_.push_back({end, job.procs});
+    machine_.start_now(job.procs, duration);
+  }
   // Borrowed processors join the job's partition for good (Fig. 4 5.a.I, 6.c.I).
   const auto uq = static_cast<std::size_t>(q);
   for (std::size_t r = 0; r < share.size(); ++r) {
@@ -183,8 +217,10 @@ void MultiQueuePolicy::start(const ClusterState& state, std::uint32_t position, 
 }
 
 Decision MultiQueuePolicy::plan(const ClusterState& state) {
-  require_pool(state, name());
   Decision decision;
+  const bool on_nodes = state.machine != nullptr;
+  node_starts_.clear();
+  if (on_nodes) nodes_.reset(state, RunningEnd::predicted);  // ever_fits below
   commit_partitions(state);
   if (delay_) observe_completions(state);
   const std::size_t k = static_cast<std::size_t>(queues());
@@ -203,7 +239,7 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
   for (std::size_t i = 0; i < n; ++i) {
     const Job& job = state.waiting[i];
     require_plannable(job);
-    if (job.procs > state.procs) continue;
+    if (on_nodes ? !nodes_.ever_fits(request_of(job)) : job.procs > state.procs) continue;
     if (released(job, state.now)) {
       queue_of_waiting_[i] = queue_of(job);
     } else {
@@ -216,31 +252,47 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
   replan(state);
 
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (machine_.idle_now() == 0) break;  // nothing can start until something ends
+    // Nothing can start until something ends.
+    if (on_nodes ? nodes_.idle_cpus() <= 0 : machine_.idle_now() == 0) break;
     decision.examined = static_cast<int>(i) + 1;
     const int q = queue_of_waiting_[i];
     if (q < 0) continue;
     const Job& job = state.waiting[i];
-    if (job.procs > machine_.idle_now()) continue;
+    if (on_nodes ? request_of(job).min_cpus() > nodes_.idle_cpus()
+                 : job.procs > machine_.idle_now())
+      continue;
     const auto uq = static_cast<std::size_t>(q);
     const Time d = duration_of(job);
     available_.resize(k);
     if (pivots_[uq] && pivots_[uq]->position == i) {
-      // Fig. 4 step 5: the pivot starts when its reservation is now.
+      // Fig. 4 step 5: the pivot starts when its reservation is now (on nodes: on the
+      // nodes it is reserved, if they are idle).
       if (pivots_[uq]->time > state.now) continue;
+      std::shared_ptr<const Allocation> where;
+      if (on_nodes) {
+        where = pivot_now_[uq];
+        if (!where) continue;
+      }
       for (std::size_t r = 0; r < k; ++r) available_[r] = partitions_[r].idle_now();
       if (!split(q, job.procs, available_, share_)) continue;
-      start(state, i, q, d, share_, false, decision);
+      start(state, i, q, d, share_, false, decision, std::move(where));
       replan(state);  // the queue has a new pivot; reservations in arrival order again
       continue;
     }
     // Step 6: anything else must leave every reservation on the machine where it is ...
-    if (!machine_.fits_now(job.procs, d)) continue;
+    std::shared_ptr<const Allocation> where;
+    if (on_nodes) {
+      std::optional<Allocation> a = nodes_.place_now(request_of(job), d, job.estimate);
+      if (!a) continue;
+      where = std::make_shared<const Allocation>(std::move(*a));
+    } else if (!machine_.fits_now(job.procs, d)) {
+      continue;
+    }
     if (partitions_[uq].fits_now(job.procs, d)) {
       // ... 6a/6b: on its own partition without delaying the plans made there;
       share_.assign(k, 0);
       share_[uq] = job.procs;
-      start(state, i, q, d, share_, true, decision);
+      start(state, i, q, d, share_, true, decision, std::move(where));
       partitions_[uq].start_now(job.procs, d);
       continue;
     }
@@ -248,7 +300,7 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
     // machine's plan holds every pivot's reservation).
     for (std::size_t r = 0; r < k; ++r) available_[r] = partitions_[r].idle_now();
     if (!split(q, job.procs, available_, share_)) continue;
-    start(state, i, q, d, share_, true, decision);
+    start(state, i, q, d, share_, true, decision, std::move(where));
     replan(state);  // partition totals changed
   }
 
@@ -257,7 +309,9 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
     const int q = queue_of_waiting_[i];
     if (q < 0 || started_[i]) continue;
     const auto& p = pivots_[static_cast<std::size_t>(q)];
-    if (p && p->position == i) decision.reservations.push_back({state.waiting[i].id, p->time});
+    if (p && p->position == i) {
+      decision.reservations.push_back({state.waiting[i].id, p->time, p->allocation});
+    }
   }
 
   if (delay_ && release_.size() > 2 * n + 64) {

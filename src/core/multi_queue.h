@@ -18,6 +18,12 @@
 // submit time plus the delay D in force when the policy first saw them; D follows the
 // short queue's slowdown (VariableDelay). A delayed job is not in its queue until then.
 //
+// On a Machine's nodes the machine's plan is a NodePlan: pivots are reserved on specific
+// nodes, and any other job starts only where it delays none of them in any resource. The
+// queues' partitions stay what the paper makes them, capacity shares: counts of the
+// machine's processors (a job's processors), moved between queues by borrowing, not node
+// sets. On Machine::single_node(N) it decides as on a pool of N processors.
+//
 // Memory across passes: partition sizes, and for variable delay each waiting job's
 // release time plus the running jobs last seen (to observe completions). A partition move
 // is committed only once a later snapshot shows the job that caused it running, so
@@ -31,6 +37,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/job_request.h"
+#include "core/node_plan.h"
 #include "core/policy.h"
 #include "core/profile.h"
 #include "core/variable_delay.h"
@@ -74,6 +82,7 @@ class MultiQueuePolicy final : public Policy {
   struct Pivot {
     std::uint32_t position;  // in state.waiting
     Time time;               // reservation
+    std::shared_ptr<const Allocation> allocation;  // its nodes (on a Machine)
   };
 
   void commit_partitions(const ClusterState& state);
@@ -85,7 +94,9 @@ class MultiQueuePolicy final : public Policy {
   // most `available[r]` from partition r. Returns false if they do not add up.
   bool split(int q, int procs, const std::vector<int>& available, std::vector<int>& share) const;
   void start(const ClusterState& state, std::uint32_t position, int q, Time duration,
-             const std::vector<int>& share, bool backfilled, Decision& decision);
+             const std::vector<int>& share, bool backfilled, Decision& decision,
+             std::shared_ptr<const Allocation> allocation = nullptr);
+  const JobRequest& request_of(const Job& job);
 
   MultiQueueConfig config_;
   std::optional<VariableDelay> delay_;
@@ -112,6 +123,16 @@ class MultiQueuePolicy final : public Policy {
   std::vector<AvailabilityProfile::Busy> machine_busy_;
   std::vector<int> available_;
   std::vector<int> share_;
+  // On nodes: the machine's plan, this pass's starts (to rebuild it), and per queue where
+  // its pivot can start now (null: not now).
+  NodePlan nodes_;
+  struct NodeStart {
+    std::shared_ptr<const Allocation> allocation;
+    Time duration;
+  };
+  std::vector<NodeStart> node_starts_;
+  std::vector<std::shared_ptr<const Allocation>> pivot_now_;
+  JobRequest cpu_request_;  // for jobs without a request
 };
 
 // The registry's configurations: four queues (paper limits) or one, with or without the

@@ -67,6 +67,24 @@ void EasyPass::run_on_nodes(const ClusterState& state, const EasyRules& rules,
   if (reserved_.empty() || k == positions_.size()) return;
 
   if (rules.backfill_order == nullptr || plan.idle_cpus() == 0) return;
+  // The bound (head_bound.h), as on the pool: the guarded head is reserved at its deadline
+  // in a kill-time plan, and a backfill must fit there too (on the nodes the predicted
+  // plan chose; a placement only the kill-time plan would allow is not searched for).
+  bool guarded = false;
+  if (rules.bound != nullptr && head_) {
+    const Job& head = waiting[head_->position];
+    kill_plan_.reset(state, RunningEnd::kill_time);
+    for (std::size_t i = 0; i < started_.size(); ++i)
+      kill_plan_.start_now(*decision.start_allocations[i], waiting[started_[i]].estimate);
+    NodePlan::Slot slot = kill_plan_.earliest_start(request_of(head, head_->position),
+                                                    head.estimate, head.estimate);
+    if (auto deadline = rules.bound->deadline(head.id, head_->shadow, slot.start)) {
+      // Before any reservation the kill-time plan only gains resources over time, so the
+      // nodes free at the kill-time start stay free at a later deadline.
+      kill_plan_.reserve(slot.allocation, *deadline, head.estimate);
+      guarded = true;
+    }
+  }
   std::span<std::uint32_t> candidates(positions_.data() + k, positions_.size() - k);
   if (rules.backfill_order != rules.reservation_order) {
     // Only jobs whose CPUs fit the idle CPUs now can start in this pass (idle only
@@ -93,6 +111,10 @@ void EasyPass::run_on_nodes(const ClusterState& state, const EasyRules& rules,
     if (request.min_cpus() > plan.idle_cpus()) continue;
     const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
     if (auto a = plan.place_now(request, runtime, job.estimate)) {
+      if (guarded) {
+        if (!kill_plan_.fits_now(*a, job.estimate)) continue;
+        kill_plan_.start_now(*a, job.estimate);
+      }
       start(p, std::move(*a), runtime, true);
     }
   }

@@ -251,6 +251,20 @@ bool NodePlan::plain(const JobRequest& r) {
 
 std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,
                                            const JobRequest& request) const {
+  std::optional<Allocation> a = select_first_fit(usable, request);
+  const std::size_t max_nodes = request.max_nodes > 0 ? static_cast<std::size_t>(request.max_nodes) : 0;
+  if (a || max_nodes == 0 || usable.size() <= max_nodes) return a;
+  // First fit can fill its few nodes with small pieces (-N1 -n4 takes 3 CPUs of the
+  // first node, then may not use a second): with a node limit, try the largest
+  // capacities first.
+  std::vector<std::pair<NodeIndex, int>> largest = usable;
+  std::stable_sort(largest.begin(), largest.end(),
+                   [](const auto& x, const auto& y) { return x.second > y.second; });
+  return select_first_fit(largest, request);
+}
+
+std::optional<Allocation> NodePlan::select_first_fit(
+    const std::vector<std::pair<NodeIndex, int>>& usable, const JobRequest& request) const {
   // Same rules as the dense form; `usable` is in node order.
   Allocation a;
   const int min_nodes = std::max(1, request.min_nodes);
@@ -264,6 +278,9 @@ std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex
   }
   auto take = [&](NodeIndex n, int cap) {
     if (chosen == max_nodes || (need == 0 && chosen >= min_nodes)) return;
+    // The last node allowed must complete the request: a partial fit there would leave
+    // the rest nowhere (a --nodes=1 job of 4 tasks skips a node with room for 3).
+    if (chosen + 1 == max_nodes && cap < need) return;
     const int later = std::max(0, min_nodes - chosen - 1);
     const int tasks = std::min(cap, need - later);
     if (tasks <= 0) return;
@@ -490,14 +507,24 @@ NodePlan::Slot NodePlan::earliest_start_general(const JobRequest& request, Time 
   return {};
 }
 
+bool NodePlan::fits_now(const Allocation& allocation, Time duration) const {
+  for (const NodeShare& s : allocation.shares) {
+    if (s.node >= steps_.size() || !idle_[s.node].covers(s.amount) ||
+        !min_free(steps_[s.node], now_, duration).covers(s.amount))
+      return false;
+  }
+  return licence_idle_.covers(allocation.licences) &&
+         licences_fit(allocation.licences, now_, duration);
+}
+
 void NodePlan::start_now(const Allocation& allocation, Time duration) {
   for (const NodeShare& s : allocation.shares) {
     idle_[s.node] -= s.amount;
     idle_cpus_ -= s.amount[kCpu];
-    subtract(steps_[s.node], now_, duration, s.amount);
+    if (duration > 0) subtract(steps_[s.node], now_, duration, s.amount);
   }
   licence_idle_ -= allocation.licences;
-  if (!(allocation.licences == Resources{}))
+  if (duration > 0 && !(allocation.licences == Resources{}))
     subtract(licence_steps_, now_, duration, allocation.licences);
 }
 

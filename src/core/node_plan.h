@@ -56,8 +56,13 @@ class NodePlan {
   // make the plan optimistic.
   Slot earliest_start(const JobRequest& request, Time duration, Time limit) const;
 
+  // Could a running job keep (or a job take) exactly `allocation` from now for
+  // `duration`: idle resources on its nodes, delaying nothing already in the plan. (Windows
+  // are not checked: the job already holds these nodes.)
+  bool fits_now(const Allocation& allocation, Time duration) const;
   // Starts a job now on `allocation`: takes idle resources and plans them busy for
-  // `duration`.
+  // `duration`. A duration <= 0 is a running job kept past its planned end: it holds its
+  // share now but, as reset() plans such jobs, the plan counts it free from now.
   void start_now(const Allocation& allocation, Time duration);
   // Plans `allocation` busy during [start, start + duration) (a reservation).
   void reserve(const Allocation& allocation, Time start, Time duration);
@@ -90,6 +95,9 @@ class NodePlan {
   // The same from (node, capacity) pairs in node order, capacities > 0.
   std::optional<Allocation> select(const std::vector<std::pair<NodeIndex, int>>& usable,
                                    const JobRequest& request) const;
+  // One pass of first fit over `usable` in its order (reserved nodes last).
+  std::optional<Allocation> select_first_fit(const std::vector<std::pair<NodeIndex, int>>& usable,
+                                             const JobRequest& request) const;
   // Tasks of one CPU anywhere, nothing else asked (an SWF job): such requests are
   // ordered by size, so a failure answers for every larger, longer one.
   static bool plain(const JobRequest& request);

@@ -69,6 +69,37 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             full.traits = std::move(t);
             // Reservations per pass (1 = EASY); the name then says it, for reports.
             full.depth = static_cast<int>(params.integer("depth", 1, 1, 1000));
+            // The bound on the head (head_bound.h): bound=off|SECONDS of slack past the
+            // head's kill-time reservation, guard=slipped|always.
+            std::optional<std::int64_t> fallback;
+            if (c.bound) fallback = c.bound->slack;
+            const auto slack = params.integer_or_off("bound", fallback, 0, 100'000'000);
+            const std::string guard = params.word("guard", "", {"slipped", "always"});
+            if (!slack && !guard.empty()) {
+              throw std::invalid_argument("policy " + params.spec() + ": guard=" + guard +
+                                          " needs bound=SECONDS");
+            }
+            const bool always = guard.empty() ? c.bound && c.bound->always : guard == "always";
+            full.bound.reset();
+            if (slack) full.bound = BoundRule{*slack, always};
+            // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
+            full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
+            // LXF&W(w) backfill order, w in thousandths per hour: lxfw=off|N.
+            if (auto w = params.integer_or_off("lxfw", c.lxfw, 0, 1'000'000)) {
+              full.lxfw = static_cast<int>(*w);
+            } else {
+              full.lxfw.reset();
+            }
+            // Both replace shortest-first backfilling: one at a time, and only where it is.
+            if ((full.age || full.lxfw) && !c.shortest_backfill) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": age= and lxfw= reorder shortest-first "
+                                          "backfilling, which this policy does not do");
+            }
+            if (full.age && full.lxfw) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": age= and lxfw= are two backfill orders; give one");
+            }
             if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
           },

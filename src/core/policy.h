@@ -53,7 +53,9 @@ struct PolicyOptions {
 // Builds a policy from its spec, NAME or NAME:key=value[,...] (policy_params.h). Throws
 // std::invalid_argument naming a bad name (listing the valid ones) or a bad key=value.
 // Keys: every EASY-family name below (fcfs .. easy++-safe) takes depth=N, the
-// reservations per pass (default 1 = EASY; e.g. easy++:depth=4); timed-run takes
+// reservations per pass (default 1 = EASY; e.g. easy++:depth=4), and the bound on the
+// head (head_bound.h; all off by default): bound=off|SECONDS, guard=slipped|always,
+// age=off|SECONDS, lxfw=off|N (e.g. easy++:bound=0:guard=always); timed-run takes
 // base=fcfs|easy and trial=SECONDS (defaults from options, else easy and 90). The names (paper 000; "+" = system predictions with correction,
 // "++" = "+" with shortest-job-backfilled-first):
 //   fcfs          no backfilling

@@ -65,6 +65,18 @@ std::int64_t PolicyParams::integer(std::string_view key, std::int64_t fallback, 
   return v;
 }
 
+std::optional<std::int64_t> PolicyParams::integer_or_off(std::string_view key,
+                                                         std::optional<std::int64_t> fallback,
+                                                         std::int64_t min, std::int64_t max) {
+  Key* k = find(key);
+  if (k == nullptr) return fallback;
+  if (k->value == "off") {
+    k->used = true;
+    return std::nullopt;
+  }
+  return integer(key, 0, min, max);
+}
+
 std::string PolicyParams::word(std::string_view key, std::string fallback,
                                std::initializer_list<std::string_view> allowed) {
   Key* k = find(key);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,11 @@ class PolicyParams {
   // The value of `key` as a whole number in [min, max], or `fallback` when absent.
   std::int64_t integer(std::string_view key, std::int64_t fallback, std::int64_t min,
                        std::int64_t max);
+  // The value of `key` as a whole number in [min, max], nothing for "off", or `fallback`
+  // when absent.
+  std::optional<std::int64_t> integer_or_off(std::string_view key,
+                                             std::optional<std::int64_t> fallback,
+                                             std::int64_t min, std::int64_t max);
   // The value of `key`, one of `allowed`, or `fallback` when absent.
   std::string word(std::string_view key, std::string fallback,
                    std::initializer_list<std::string_view> allowed);

@@ -17,6 +17,12 @@
 // Every running job of lower priority than a waiting one can be killed, so no job is ever
 // delayed by a lower-priority one (strict fairness) and no reservation is broken by a
 // backfilled job's underprediction. Predictions: Last Model by default.
+//
+// On a Machine's nodes (EasyPlan) the same steps ask the node plan: a job fits where its
+// request fits on idle resources; SLP kills the fewest lowest-priority shadow jobs that let
+// the head be placed now, then spares any of them that holds none of the head's nodes
+// (and no licence): killing it would free nothing the head uses. The reservation is the
+// head's earliest start on the sunny load's node plan.
 #ifndef EASYPP_CORE_PV_EASY_H
 #define EASYPP_CORE_PV_EASY_H
 
@@ -24,8 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "core/easy_plan.h"
 #include "core/policy.h"
-#include "core/profile.h"
 
 namespace easypp {
 
@@ -39,12 +45,21 @@ class PvEasyPolicy final : public Policy {
  private:
   std::string name_;
   PolicyTraits traits_;
+  struct Started {
+    std::uint32_t position;  // in waiting
+    EasyPlan::Placement placement;
+  };
+  // A plan of the running jobs but the first `killed` of shadow_, with this pass's starts.
+  EasyPlan& plan_without(const ClusterState& state, std::size_t killed);
+
   // Scratch, reused across passes.
   std::vector<std::uint32_t> shadow_;      // indices into running, lowest priority first
   std::vector<std::uint32_t> candidates_;  // positions in waiting
   std::vector<bool> started_;              // per waiting position
-  std::vector<AvailabilityProfile::Busy> busy_;
-  AvailabilityProfile profile_;
+  std::vector<Started> starts_;            // this pass's starts, in order
+  std::vector<bool> killed_;               // per running index
+  EasyPlan plan_;
+  EasyPlan trial_plan_;  // SLP: what killing some shadow jobs would leave
 };
 
 }  // namespace easypp

@@ -25,7 +25,6 @@ TimedRunPolicy::TimedRunPolicy(std::string name, PolicyTraits traits, BaseSchedu
 }
 
 Decision TimedRunPolicy::plan(const ClusterState& state) {
-  require_pool(state, name());
   Decision d;
   const Time now = state.now;
   const Time trial = trial_length_;
@@ -43,103 +42,104 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
     });
   }
   // Running jobs: committed ones stay in the base plan as running; the others are on
-  // their trial or past it (terminable). A job this policy never started (a policy object
-  // created while jobs run) counts as committed.
+  // their trial or past it (terminable: not counted, so their share is free to the plan;
+  // they are killed below if a start needs it). A job this policy never started (a policy
+  // object created while jobs run) counts as committed.
   queue_.clear();
-  busy_.clear();
-  int terminable_procs = 0;
+  plan_.begin(state);
   std::optional<Time> wake;
   for (std::size_t i = 0; i < state.running.size(); ++i) {
     const RunningJob& r = state.running[i];
     if (trial == 0 || !trial_started_.contains(r.job.id)) {
-      busy_.push_back({r.predicted_end(), r.job.procs});
+      plan_.count(r, r.predicted_end());
       continue;
     }
     const Time trial_end = r.start + trial;
     if (trial_end > now) {
-      queue_.push_back({r.job, Kind::on_trial, trial_end, i, false});
-      busy_.push_back({std::min(trial_end, r.predicted_end()), r.job.procs});
+      queue_.push_back({r.job, Kind::on_trial, trial_end, i, false, r.allocation});
+      plan_.count(r, std::min(trial_end, r.predicted_end()));
       wake = wake ? std::min(*wake, trial_end) : trial_end;
     } else {
-      queue_.push_back({r.job, Kind::terminable, trial_end, i, false});
-      terminable_procs += r.job.procs;
+      queue_.push_back({r.job, Kind::terminable, trial_end, i, false, r.allocation});
     }
   }
 
-  // Trial runs first: every job that never ran and fits, in arrival order. Processors of
-  // terminable jobs count as free (they are killed below if a start needs them).
-  int free = idle + terminable_procs;
-  int needed = 0;  // really idle processors the starts of this pass need
+  // Trial runs first: every job that never ran and fits, in arrival order.
+  int needed = 0;  // really idle processors the starts of this pass need (pool)
   for (const Job& w : state.waiting) {
     require_plannable(w);
     ++d.examined;
-    if (trial > 0 && w.restarts == 0 && w.procs <= free) {
-      free -= w.procs;
+    std::optional<EasyPlan::Placement> placement;
+    const Time trial_run_end = now + std::min(trial, w.prediction);
+    if (trial > 0 && w.restarts == 0) placement = plan_.fits_now(w, trial_run_end);
+    if (placement) {
+      plan_.start(w, *placement, trial_run_end);
       needed += w.procs;
       trial_started_.insert(w.id);
-      d.start.push_back(w.id);
-      queue_.push_back({w, Kind::on_trial, now + trial, kNotRunning, false});
-      busy_.push_back({now + std::min(trial, w.prediction), w.procs});
+      EasyPlan::record(d, w, *placement, false);
+      queue_.push_back({w, Kind::on_trial, now + trial, kNotRunning, false, *placement});
       wake = wake ? std::min(*wake, now + trial) : now + trial;
     } else {
-      queue_.push_back({w, Kind::waiting, 0, kNotRunning, false});
+      queue_.push_back({w, Kind::waiting, 0, kNotRunning, false, nullptr});
     }
   }
   std::stable_sort(queue_.begin(), queue_.end(),
                    [](const Entry& a, const Entry& b) { return before(a.job, b.job); });
 
-  // The base scheduler, in its own (FCFS) order, on the processors left.
-  auto commit = [&](Entry& e, bool backfill) {
+  // The base scheduler, in its own (FCFS) order, on what is left.
+  auto fits = [&](const Entry& e, EasyPlan::Placement& placement) {
+    if (e.kind == Kind::waiting) {
+      auto p = plan_.fits_now(e.job, now + e.job.prediction);
+      if (p) placement = *p;
+      return p.has_value();
+    }
+    const RunningJob& r = state.running[e.running_index];
+    return plan_.holds_now(r, r.predicted_end());
+  };
+  auto commit = [&](Entry& e, const EasyPlan::Placement& placement, bool backfill) {
     e.committed = true;
     trial_started_.erase(e.job.id);
     if (e.kind == Kind::waiting) {
-      d.start.push_back(e.job.id);
-      if (backfill) d.backfilled.push_back(e.job.id);
+      EasyPlan::record(d, e.job, placement, backfill);
       needed += e.job.procs;
-      busy_.push_back({now + e.job.prediction, e.job.procs});
+      plan_.start(e.job, placement, now + e.job.prediction);
     } else {  // terminable: simply continues
       const RunningJob& r = state.running[e.running_index];
-      busy_.push_back({r.predicted_end(), r.job.procs});
+      plan_.keep(r, r.predicted_end());
     }
   };
   std::size_t k = 0;
   for (; k < queue_.size(); ++k) {
     Entry& e = queue_[k];
-    if (e.job.procs > state.procs) continue;  // can never start: must not block
-    if (e.kind == Kind::on_trial || e.job.procs > free) break;
-    free -= e.job.procs;
-    commit(e, false);
+    if (e.kind == Kind::waiting && !plan_.ever_fits(e.job)) continue;  // must not block
+    EasyPlan::Placement placement;
+    if (e.kind == Kind::on_trial || !fits(e, placement)) break;
+    commit(e, placement, false);
   }
   if (k < queue_.size()) {
     const Entry& head = queue_[k];
-    profile_.reset(now, state.procs, busy_);
-    auto [shadow, extra] = profile_.shadow(head.job.procs, head.job.prediction);
-    if (head.kind == Kind::on_trial && shadow < head.trial_end) {
-      // Not before its trial ends; the plan only gains processors over time.
-      shadow = head.trial_end;
-      extra = profile_.free_at(shadow) - head.job.procs;
-    }
-    if (head.kind != Kind::on_trial) d.reservations.push_back({head.job.id, shadow});
+    // A job on trial is not committed before its trial ends (on nodes: on its own ones).
+    const bool on_trial = head.kind == Kind::on_trial;
+    const EasyPlan::Slot slot =
+        plan_.head_start(head.job, on_trial ? head.trial_end : 0,
+                         on_trial ? head.placement : nullptr);
+    plan_.reserve(head.job, slot);
+    if (!on_trial) d.reservations.push_back({head.job.id, slot.start, slot.allocation});
     if (base_ == BaseScheduler::easy) {
-      for (std::size_t j = k + 1; j < queue_.size() && free > 0; ++j) {
+      for (std::size_t j = k + 1; j < queue_.size() && !plan_.full(); ++j) {
         Entry& e = queue_[j];
-        if (e.kind == Kind::on_trial || e.job.procs > free) continue;
-        const Time end = e.kind == Kind::waiting
-                             ? now + e.job.prediction
-                             : state.running[e.running_index].predicted_end();
-        if (end > shadow) {
-          if (e.job.procs > extra) continue;
-          extra -= e.job.procs;
-        }
-        free -= e.job.procs;
-        commit(e, true);
+        EasyPlan::Placement placement;
+        if (e.kind == Kind::on_trial || !fits(e, placement)) continue;
+        commit(e, placement, true);
       }
     }
   }
 
   // Lazy termination: kill terminable jobs, the one whose trial ended first first, until
   // the starts of this pass have their processors.
-  if (needed > idle) {
+  if (plan_.on_nodes()) {
+    kill_overbooking(state, d);
+  } else if (needed > idle) {
     std::vector<const Entry*> victims;
     for (const Entry& e : queue_) {
       if (e.kind == Kind::terminable && !e.committed) victims.push_back(&e);
@@ -159,6 +159,52 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
   }
   d.wake_at = wake;
   return d;
+}
+
+void TimedRunPolicy::kill_overbooking(const ClusterState& state, Decision& d) const {
+  const Machine& machine = *state.machine;
+  std::vector<Resources> used(machine.nodes().size());
+  Resources licences;
+  auto add = [&](const Allocation& a, int sign) {
+    for (const NodeShare& s : a.shares) {
+      if (sign > 0) used[s.node] += s.amount; else used[s.node] -= s.amount;
+    }
+    if (sign > 0) licences += a.licences; else licences -= a.licences;
+  };
+  for (const RunningJob& r : state.running) {
+    if (r.allocation) add(*r.allocation, +1);
+  }
+  for (const auto& a : d.start_allocations) add(*a, +1);
+  Resources licence_total;
+  for (std::size_t l = 0; l < machine.licences().size(); ++l)
+    licence_total[l] = machine.licences()[l].count;
+  auto overbooked = [&](NodeIndex n) { return !machine.nodes()[n].capacity.covers(used[n]); };
+  auto any_overbooked = [&] {
+    if (!licence_total.covers(licences)) return true;
+    for (NodeIndex n = 0; n < used.size(); ++n)
+      if (overbooked(n)) return true;
+    return false;
+  };
+  std::vector<const Entry*> victims;
+  for (const Entry& e : queue_) {
+    if (e.kind == Kind::terminable && !e.committed && e.placement) victims.push_back(&e);
+  }
+  std::sort(victims.begin(), victims.end(), [](const Entry* a, const Entry* b) {
+    return a->trial_end != b->trial_end ? a->trial_end < b->trial_end : a->job.id < b->job.id;
+  });
+  for (const Entry* v : victims) {
+    if (!any_overbooked()) break;
+    const Allocation& a = *v->placement;
+    const bool frees_licence = !licence_total.covers(licences) && !(a.licences == Resources{});
+    const bool frees_node = std::any_of(a.shares.begin(), a.shares.end(),
+                                        [&](const NodeShare& s) { return overbooked(s.node); });
+    if (!frees_licence && !frees_node) continue;
+    d.kill_requeue.push_back(v->job.id);
+    add(a, -1);
+  }
+  if (any_overbooked()) {
+    throw std::logic_error("timed-run: the starts overbook nodes that no kill can free");
+  }
 }
 
 std::unique_ptr<Policy> make_timed_run(const PolicyOptions& options) {

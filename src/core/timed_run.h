@@ -14,6 +14,13 @@
 //
 // The policy remembers which running jobs are on trial and which are committed; it asks
 // the driver (Decision.wake_at) to plan again when the earliest running trial ends.
+//
+// On a Machine's nodes (EasyPlan) the same steps ask the node plan: a terminable job's
+// share counts as free; a trial or a commit takes a request's nodes where it fits now; a
+// terminable job continues only where it runs, if its share is still free; a job on trial
+// that heads the base queue is reserved on its own nodes from its trial's end. Lazy
+// termination kills, first trial ended first, only terminable jobs holding some node (or
+// licence) the starts overbook, until none is overbooked.
 #ifndef EASYPP_CORE_TIMED_RUN_H
 #define EASYPP_CORE_TIMED_RUN_H
 
@@ -23,8 +30,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/easy_plan.h"
 #include "core/policy.h"
-#include "core/profile.h"
 
 namespace easypp {
 
@@ -48,7 +55,11 @@ class TimedRunPolicy final : public Policy {
     Time trial_end;  // on_trial: when its trial ends; terminable: when it ended
     std::size_t running_index;  // terminable, on_trial (running ones): index into running
     bool committed;             // the base scheduler started (or continued) it this pass
+    EasyPlan::Placement placement;  // nodes it runs on (on a Machine; null otherwise)
   };
+  // Lazy termination on nodes: kills terminable jobs until no node (or licence) is
+  // overbooked by this pass's starts.
+  void kill_overbooking(const ClusterState& state, Decision& d) const;
 
   std::string name_;
   PolicyTraits traits_;
@@ -61,8 +72,7 @@ class TimedRunPolicy final : public Policy {
   Time last_now_ = 0;
   // Scratch.
   std::vector<Entry> queue_;
-  std::vector<AvailabilityProfile::Busy> busy_;
-  AvailabilityProfile profile_;
+  EasyPlan plan_;
 };
 
 // "timed-run" from options.base ("fcfs" or "easy"), options.trial_length and

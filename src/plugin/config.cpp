@@ -43,6 +43,24 @@ bool parse_int(std::string_view text, int lo, int hi, int& out) {
   return true;
 }
 
+// A bf_* key of stock backfill, and what sched/easypp offers instead.
+std::string ignored_backfill_key(std::string_view item) {
+  const std::string key = lower(item.substr(0, item.find('=')));
+  static const std::vector<std::pair<std::string, std::string>> instead = {
+      {"bf_interval", "use easypp_interval"},
+      {"bf_max_job_test", "use easypp_max_job_test"},
+      {"bf_max_job_part", "use easypp_max_job_test"},
+      {"bf_max_job_start", "use easypp_max_starts"},
+      {"bf_max_job_user", "use easypp_max_job_user"},
+      {"bf_max_job_user_part", "use easypp_max_job_user"},
+      {"bf_window", "none: plans to every job's end"},
+      {"bf_resolution", "none: plans in seconds"},
+  };
+  for (const auto& [k, v] : instead)
+    if (k == key) return std::string(item) + " (" + v + ")";
+  return std::string(item);
+}
+
 class Parser {
  public:
   Parser(const std::vector<std::string>& policies, const std::vector<std::string>& simulator_only,
@@ -80,6 +98,14 @@ class Parser {
       int_key(key, value, 1, 3600, c.interval);
     } else if (k == "easypp_max_job_test") {
       int_key(key, value, 1, 100000, c.max_job_test);
+    } else if (k == "easypp_max_starts") {
+      int_key(key, value, 0, 100000, c.max_starts);
+    } else if (k == "easypp_array_tasks") {
+      int_key(key, value, 1, 10000, c.array_tasks);
+    } else if (k == "easypp_max_job_user") {
+      int_key(key, value, 0, 100000, c.max_job_user);
+    } else if (k == "easypp_reservation_depth") {
+      int_key(key, value, 0, 1000, c.reservation_depth);
     } else if (k == "easypp_start_estimates") {
       int_key(key, value, 0, 100000, c.start_estimates);
     } else if (k == "easypp_save_interval") {
@@ -101,6 +127,7 @@ class Parser {
       fail(key, value,
            "unknown key (known: easypp_policy, easypp_partition_policy, easypp_window, "
            "easypp_metric, easypp_correction, easypp_interval, easypp_max_job_test, "
+           "easypp_max_starts, easypp_max_job_user, easypp_reservation_depth, easypp_array_tasks, "
            "easypp_start_estimates, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
            "ignored");
@@ -197,6 +224,29 @@ class Parser {
     }
   }
 
+  // easypp_reservation_depth: the depth=N key on every configured policy that takes it
+  // and does not set its own.
+ public:
+  void apply_depth() {
+    Config& c = out_.config;
+    if (c.reservation_depth == 0) return;
+    auto deepen = [&](std::string& spec, const std::string& where) {
+      if (spec.find("depth=") != std::string::npos) return;
+      const std::string deeper = spec + ":depth=" + std::to_string(c.reservation_depth);
+      try {
+        make_policy(deeper);
+        spec = deeper;
+      } catch (const std::exception&) {
+        out_.errors.push_back("SchedulerParameters easypp_reservation_depth=" +
+                              std::to_string(c.reservation_depth) + ": policy " + spec + " (" +
+                              where + ") takes no reservation depth; it plans as before");
+      }
+    };
+    deepen(c.policy, "easypp_policy");
+    for (auto& [part, spec] : c.partition_policy) deepen(spec, "partition " + part);
+  }
+
+ private:
   const std::vector<std::string>& policies_;
   const std::vector<std::string>& simulator_only_;
   ParsedConfig& out_;
@@ -226,6 +276,10 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     const auto comma = rest.find(',');
     const std::string_view item = trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (item.size() >= 3 && lower(item.substr(0, 3)) == "bf_") {
+      out.ignored.push_back(ignored_backfill_key(item));
+      continue;
+    }
     if (item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") continue;  // Slurm's key
     const auto eq = item.find('=');
     if (eq == std::string_view::npos) {
@@ -235,6 +289,7 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     }
     parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
   }
+  parser.apply_depth();
   return out;
 }
 

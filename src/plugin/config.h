@@ -23,6 +23,17 @@ struct Config {
   bool predictor_keys_given = false;
   // Seconds between scheduling passes when nothing changes (corrections, clock).
   int interval = 5;  // easypp_interval, 1..3600
+  // Jobs started per pass at most (stock: bf_max_job_start); 0: no limit.
+  int max_starts = 0;  // easypp_max_starts, 0..100000
+  // Pending tasks of one job array planned per pass (each may start; stock backfill
+  // starts one task per array per test).
+  int array_tasks = 100;  // easypp_array_tasks, 1..10000
+  // Waiting jobs of one user planned per pass at most (stock: bf_max_job_user); the
+  // user's other jobs wait for a later pass without a reservation; 0: no limit.
+  int max_job_user = 0;  // easypp_max_job_user, 0..100000
+  // Reservations per pass for policies of the EASY family (their depth=N key; stock
+  // backfill reserves for every job it tests); 0: the policy's own (1: EASY).
+  int reservation_depth = 0;  // easypp_reservation_depth, 0..1000
   // Waiting jobs per partition handed to the policy, highest priority first.
   int max_job_test = 1000;  // easypp_max_job_test, 1..100000
   // Waiting jobs per partition, beyond those the policy starts or reserves, that get a
@@ -49,6 +60,9 @@ struct ParsedConfig {
   Config config;
   // One line per rejected key or value, naming key=value, the reason and what is used.
   std::vector<std::string> errors;
+  // Stock backfill's bf_* keys found, each with what sched/easypp does instead (the
+  // plugin logs them in one line: they are not silently dropped).
+  std::vector<std::string> ignored;
 };
 
 // Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`

@@ -145,6 +145,92 @@ std::size_t Planner::history_records() const {
   return slot ? epp_predictor_records(slot->ledger->predictions().handle()) : 0;
 }
 
+bool Planner::plans_on_nodes(const std::string& partition) {
+  const std::string& name = config_.policy_for(partition);
+  auto it = on_nodes_.find(name);
+  if (it != on_nodes_.end()) return it->second;
+  // Ask the policy itself: a pool-only policy refuses a state with a Machine.
+  bool on_nodes = true;
+  const Machine probe = Machine::single_node(1);
+  ClusterState state;
+  state.procs = 1;
+  state.machine = &probe;
+  try {
+    make_policy(name)->plan(state);
+  } catch (const std::invalid_argument&) {
+    on_nodes = false;
+  }
+  return on_nodes_.emplace(name, on_nodes).first->second;
+}
+
+Policy& Planner::group_policy(const std::string& key, const std::string& name) {
+  auto it = group_policies_.find(key);
+  if (it == group_policies_.end() || it->second->name() != name)
+    it = group_policies_.insert_or_assign(key, make_policy(name)).first;
+  return *it->second;
+}
+
+ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
+  ClusterPlan out;
+  const std::vector<Partition>& parts = model.machine.partitions();
+  // Group 0: the global policy; then one group per partition planned alone.
+  std::vector<std::size_t> group_of(parts.size(), 0);
+  out.groups.emplace_back();
+  out.groups[0].policy = config_.policy;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const std::string& name = config_.policy_for(parts[p].name);
+    bool alone = name != config_.policy;
+    for (std::size_t q = 0; alone && q < parts.size(); ++q)
+      alone = q == p || !parts[p].nodes.intersects(parts[q].nodes);
+    if (!alone) {
+      if (name != config_.policy)
+        out.notes.push_back("partition " + parts[p].name + " shares nodes with another "
+                            "partition: planned with easypp_policy=" + config_.policy +
+                            ", not its own " + name);
+      out.groups[0].partitions.push_back(p);
+      continue;
+    }
+    group_of[p] = out.groups.size();
+    GroupPlan g;
+    g.policy = name;
+    g.partitions = {p};
+    out.groups.push_back(std::move(g));
+  }
+
+  std::vector<std::vector<JobFacts>> waiting(out.groups.size());
+  for (const JobFacts& f : model.waiting) {
+    const JobRequest& r = *f.request;
+    const std::size_t g = r.partitions.empty() ? 0 : group_of[r.partitions.front()];
+    JobFacts job = f;
+    // Queued also in partitions of other groups: planned in its first one's group only.
+    std::vector<std::size_t> mine;
+    for (std::size_t p : r.partitions)
+      if (group_of[p] == g) mine.push_back(p);
+    if (mine.size() != r.partitions.size()) {
+      auto own = std::make_shared<JobRequest>(r);
+      own->partitions = std::move(mine);
+      job.request = std::move(own);
+    }
+    waiting[g].push_back(std::move(job));
+  }
+  const int procs = static_cast<int>(std::min<std::int64_t>(model.machine.total_cpus(), 1 << 30));
+  for (std::size_t g = 0; g < out.groups.size(); ++g) {
+    GroupPlan& group = out.groups[g];
+    if (waiting[g].empty() && g > 0) continue;
+    const std::string key = g == 0 ? std::string() : parts[group.partitions.front()].name;
+    Policy& policy = group_policy(key, group.policy);
+    PredictionSlot& slot = slot_for(group.policy, policy);
+    group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
+    group.state = slot.ledger->state();
+  }
+  return out;
+}
+
+std::vector<Reservation> Planner::forecast_starts(const GroupPlan& plan) {
+  return forecast_.forecast(plan.state, plan.decision,
+                            static_cast<std::size_t>(config_.start_estimates));
+}
+
 std::vector<Reservation> Planner::forecast_starts(const PartitionPlan& plan) {
   return forecast_.forecast(plan.state, plan.decision,
                             static_cast<std::size_t>(config_.start_estimates));

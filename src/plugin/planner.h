@@ -18,6 +18,7 @@
 #include "core/job_ledger.h"
 #include "core/policy.h"
 #include "core/start_forecast.h"
+#include "plugin/cluster_model.h"
 #include "plugin/config.h"
 #include "plugin/snapshot.h"
 
@@ -34,6 +35,24 @@ struct PartitionPlan {
   Decision decision;
 };
 
+// One plan on the cluster's nodes: a group of partitions planned together by one policy.
+struct GroupPlan {
+  std::string policy;
+  std::vector<std::size_t> partitions;  // Machine partition indices
+  ClusterState state;                   // what the policy saw (machine: the model's)
+  Decision decision;
+};
+
+// A pass on nodes. Partitions sharing nodes are planned together, so they never
+// double-book: all partitions form one group under the global policy (easypp_policy),
+// except a partition that has its own policy (easypp_partition_policy) and shares no
+// node with any other partition, which is planned alone with it.
+struct ClusterPlan {
+  std::vector<GroupPlan> groups;
+  // Partition policies not applied (the partition shares nodes), one line each.
+  std::vector<std::string> notes;
+};
+
 class Planner {
  public:
   // Throws std::invalid_argument when a policy or predictor spec is rejected (the config
@@ -47,6 +66,13 @@ class Planner {
   void retain_active(const std::unordered_set<JobId>& active);
 
   PartitionPlan plan(const PartitionSnapshot& partition);
+  // False when the partition's policy plans one pool of processors (the mq family):
+  // such a partition is planned alone on its CPU count (plan()), not on nodes.
+  bool plans_on_nodes(const std::string& partition);
+  // Plans the model's waiting jobs (priority order) on its machine. `model` must outlive
+  // the result (the states point to its machine).
+  ClusterPlan plan_cluster(const ClusterModel& model, Time now);
+  std::vector<Reservation> forecast_starts(const GroupPlan& plan);
   // Forecast starts (squeue --start) for up to Config::start_estimates of the plan's
   // waiting jobs that it neither starts nor reserves.
   std::vector<Reservation> forecast_starts(const PartitionPlan& plan);
@@ -72,12 +98,15 @@ class Planner {
   };
 
   Policy& policy_for(const std::string& partition, std::string& name);
+  Policy& group_policy(const std::string& key, const std::string& name);
   PredictionSlot& slot_for(const std::string& policy_name, const Policy& policy);
   PredictionSlot* persisted_slot() const;
 
   Config config_;
   std::map<std::string, std::unique_ptr<Policy>> policies_;  // by partition name
   std::map<std::string, PredictionSlot> slots_;              // by policy name
+  std::map<std::string, std::unique_ptr<Policy>> group_policies_;  // by group key
+  std::map<std::string, bool> on_nodes_;                          // by policy name
   StartForecast forecast_;
   std::vector<JobFacts> running_;  // scratch: one partition's jobs as the ledger takes them
   std::vector<JobFacts> waiting_;

@@ -16,13 +16,17 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/job_request.h"
+#include "core/machine.h"
 #include "core/policy.h"
 #include "easypp/predictor.h"
 #include "plugin/agent.h"
+#include "plugin/cluster_model.h"
 #include "plugin/config.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
+#include "plugin/slurm_handles.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
 
@@ -68,6 +72,8 @@ std::string dirname_of(const std::string& path) {
 
 struct PassCounts {
   int queued = 0;
+  int not_runnable = 0;  // queue records left out for limits or licences
+  long longest_hold_usec = 0;  // slurmctld's locks, longest single hold in the pass
   int partitions = 0;
   int started = 0;
   int backfilled = 0;
@@ -85,13 +91,14 @@ class Scheduler {
   bool changed() const {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
-           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due();
+           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() ||
+           (recheck_ && time(nullptr) > seen_at_);
   }
 
   void pass() {
     if (reconfig_.exchange(false)) load_config();
     if (!planner_) return;
-    locked_pass();
+    run_pass();
     save_history(false);
   }
 
@@ -127,6 +134,11 @@ class Scheduler {
     params_ = params;
     ParsedConfig parsed = parse_scheduler_parameters(params, policy_names(), killing_policy_names());
     for (const auto& line : parsed.errors) error("sched/easypp: %s", line.c_str());
+    if (!parsed.ignored.empty()) {
+      std::string keys;
+      for (const auto& k : parsed.ignored) keys += (keys.empty() ? "" : ", ") + k;
+      info("sched/easypp: stock backfill's SchedulerParameters ignored: %s", keys.c_str());
+    }
 
     // Keep what the old planner learnt: it is loaded back from the state file below.
     if (planner_) save_history(true);
@@ -215,34 +227,321 @@ class Scheduler {
     last_save_ = now;
   }
 
-  void locked_pass() {
-    SlurmLock lock(kPassLocks);
-    if (slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled) return;
+  // Slurm's change stamps, to tell whether anything changed while the plan was made.
+  struct Stamps {
+    time_t job = 0, node = 0, part = 0;
+    bool operator==(const Stamps&) const = default;
+  };
+  static Stamps stamps_now() {
+    return {load_stamp(last_job_update), load_stamp(last_node_update), load_stamp(last_part_update)};
+  }
+
+  // slurmctld's pass locks for a scope, timed: the longest hold of a pass is reported.
+  class TimedLock {
+   public:
+    explicit TimedLock(PassCounts& counts) : counts_(counts), lock_(kPassLocks) {
+      start_ = std::chrono::steady_clock::now();
+    }
+    ~TimedLock() {
+      const auto held = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - start_).count();
+      counts_.longest_hold_usec = std::max<long>(counts_.longest_hold_usec, held);
+    }
+    TimedLock(const TimedLock&) = delete;
+    TimedLock& operator=(const TimedLock&) = delete;
+
+   private:
+    PassCounts& counts_;
+    SlurmLock lock_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
+  static bool stopping() {
+    return slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled;
+  }
+
+  // A pass. slurmctld's locks are held only to read the cluster and to carry the plan
+  // out; the plan itself (the policy, the predictor) is made without them, so RPCs are
+  // served meanwhile. Job and partition pointers do not survive an unlock: the carrying
+  // out finds them again by id and name.
+  void run_pass() {
     struct timeval t0;
     gettimeofday(&t0, nullptr);
     const time_t now = time(nullptr);
-    const bool trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
     PassCounts counts;
-
-    counts.learnt = learn_finished_jobs();
-
-    const JobQueue queue = read_job_queue(config_.max_job_test);
-    counts.queued = queue.length;
-    for (const PartitionQueue& pq : queue.partitions) {
-      if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
-      ++counts.partitions;
-      plan_partition(pq, now, trace, counts);
+    bool trace = config_.debug;
+    std::unordered_set<JobId> not_runnable;
+    Stamps read_at, seen;
+    constexpr int kRounds = 3;
+    for (int round = 0; round < kRounds; ++round) {
+      ClusterSnapshot snap;
+      std::unordered_map<JobId, QueuedByName> where;
+      {
+        TimedLock lock(counts);
+        if (stopping()) return;
+        trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
+        if (round == 0) counts.learnt = learn_finished_jobs();
+        const JobQueue queue = read_job_queue(config_.max_job_test);
+        if (round == 0) {
+          counts.queued = queue.length;
+          counts.not_runnable = queue.not_runnable;
+          // Stale planned nodes go (build_job_queue cleared the start times): each pass
+          // shows its own.
+          for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
+          for (const PartitionQueue& pq : queue.partitions) {
+            if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
+            ++counts.partitions;
+            if (!planner_->plans_on_nodes(partition_name(pq.partition)))
+              plan_partition(pq, now, trace, counts);  // a policy planning a processor pool
+          }
+        }
+        std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
+        snap = read_cluster(jobs, now, config_.array_tasks);
+        for (const ClusterJob& c : jobs) {
+          QueuedByName& w = where[c.id];
+          for (const QueuedJob& q : c.in) w.partitions.emplace_back(partition_name(q.partition), q.priority);
+        }
+        read_at = stamps_now();
+        if (round == 0) seen = read_at;
+      }
+      if (snap.waiting.empty()) break;
+      const ClusterModel model = build_cluster_model(snap);
+      const ClusterPlan plan = planner_->plan_cluster(model, now);
+      bool again = false;
+      {
+        TimedLock lock(counts);
+        if (stopping()) return;
+        const bool quiet = stamps_now() == read_at;  // nothing changed while planning
+        again = carry_out(plan, model, snap, where, not_runnable, trace, counts);
+        if (!again || round + 1 == kRounds) show_plan(plan, model, where, now, trace);
+        // Our own starts need no new pass; a change made by others while we planned does.
+        seen = quiet ? stamps_now() : read_at;
+      }
+      if (!again) break;
     }
 
     finish_stats(t0, counts);
-    seen_job_ = load_stamp(last_job_update);
-    seen_node_ = load_stamp(last_node_update);
-    seen_part_ = load_stamp(last_part_update);
-    debug("sched/easypp: pass %u: %d queued in %d partitions, %d started (%d backfilled), "
-          "%d refused by select_nodes, %d finished jobs learnt, %u usec",
+    seen_job_ = seen.job;
+    seen_node_ = seen.node;
+    seen_part_ = seen.part;
+    // Stamps count whole seconds: a change later in the second a stamp already shows
+    // would not move it, so look once more when that second is over.
+    seen_at_ = time(nullptr);
+    recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
+    debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
+          "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
+          "learnt, %u usec, longest lock hold %ld usec",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
-          counts.started, counts.backfilled, counts.refused, counts.learnt,
-          slurmctld_diag_stats.bf_cycle_last);
+          counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
+          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec);
+  }
+
+  static std::string partition_name(const part_record_t* part) {
+    return part && part->name ? part->name : "";
+  }
+
+  // The nodes of an allocation as a Slurm node bitmap (caller frees).
+  static bitstr_t* node_bitmap_of(const Allocation& allocation) {
+    bitstr_t* bitmap = bit_alloc(node_record_count);
+    for (const NodeShare& s : allocation.shares)
+      if (static_cast<int>(s.node) < node_record_count) bit_set(bitmap, s.node);
+    return bitmap;
+  }
+
+  // Where a queued job may start, by name (pointers do not survive an unlock).
+  struct QueuedByName {
+    std::vector<std::pair<std::string, std::uint32_t>> partitions;  // priority order
+  };
+
+  // The partition to start a job in: the first it is queued in (priority order) that
+  // still exists and holds every node the plan gave it.
+  static part_record_t* partition_for(const QueuedByName& where, const bitstr_t* nodes,
+                                      std::uint32_t& priority) {
+    part_record_t* first = nullptr;
+    for (const auto& [name, prio] : where.partitions) {
+      part_record_t* part = find_part_record(const_cast<char*>(name.c_str()));
+      if (!part) continue;
+      if (!first) {
+        first = part;
+        priority = prio;
+      }
+      if (part->node_bitmap && bit_super_set(const_cast<bitstr_t*>(nodes), part->node_bitmap)) {
+        priority = prio;
+        return part;
+      }
+    }
+    return first;
+  }
+
+  // The queued jobs planned on nodes: those of partitions whose policy plans nodes, less
+  // the ones found not runnable earlier in the pass and those past easypp_max_job_user.
+  std::vector<ClusterJob> nodes_queue(const JobQueue& queue,
+                                      const std::unordered_set<JobId>& not_runnable) {
+    auto keep = [this](part_record_t* part) {
+      return (part->state_up & PARTITION_SCHED) && planner_->plans_on_nodes(partition_name(part));
+    };
+    std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
+    std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
+    if (config_.max_job_user > 0) {
+      std::unordered_map<std::uint32_t, int> per_user;
+      std::erase_if(jobs, [&](const ClusterJob& c) {
+        return ++per_user[c.job->user_id] > config_.max_job_user;
+      });
+    }
+    return jobs;
+  }
+
+  // Starts what the plan starts, on the planned nodes. A job select_nodes refuses for
+  // anything but resources (limits that depend on the allocation, reservations...) is not
+  // runnable now: returns true so that the cluster is planned again without it (at most
+  // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
+  // what the plan gave it: no later job takes it.
+  bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
+                 const std::unordered_map<JobId, QueuedByName>& where,
+                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts) {
+    // Jobs whose feature expression the plan does not model: their planned nodes may be
+    // wrong, so a refusal must not keep resources for them.
+    std::unordered_set<JobId> unmodelled;
+    for (const JobRecord& r : snap.waiting)
+      if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
+    for (const std::string& note : model.notes) log_once(note);
+    for (const std::string& note : plan.notes) log_once(note);
+    bool again = false;
+    for (const GroupPlan& group : plan.groups) {
+      const Decision& d = group.decision;
+      counts.examined += d.examined;
+      const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
+      if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
+      for (std::size_t i = 0; i < d.start.size() && i < d.start_allocations.size(); ++i) {
+        const JobId id = slurm_job_id(d.start[i]);
+        auto w = where.find(id);
+        if (w == where.end()) continue;
+        if (starts_left(counts) == 0) break;
+        // The record now (an array's meta record moves on with each task started).
+        job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
+        if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
+        if (!het_job_planned(job, planned)) continue;
+        OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
+        std::uint32_t priority = 0;
+        part_record_t* part = partition_for(w->second, nodes.get(), priority);
+        if (!part) continue;  // its partitions went away while we planned
+        const bool backfilled =
+            std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
+        const int rc = start_job(job, part, priority, backfilled, nodes.get());
+        if (rc == SLURM_SUCCESS) {
+          count_start(counts, backfilled);
+          info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
+               partition_name(part).c_str(), job->nodes ? job->nodes : "?",
+               group.policy.c_str(), backfilled ? ", backfilled" : "");
+          continue;
+        }
+        ++counts.refused;
+        const bool resources = refused_for_resources(rc) && !unmodelled.count(id);
+        if (!resources) {
+          not_runnable.insert(id);
+          again = true;
+        }
+        if (trace)
+          info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
+               job->job_id, slurm_strerror(rc),
+               resources ? "kept as planned for this pass" : "not runnable now, planning again");
+      }
+    }
+    return again;
+  }
+
+  // A heterogeneous job starts only when the plan starts every pending component now (then
+  // each starts on its planned nodes; launch_job and srun_allocate wait for the last).
+  // Otherwise none starts: what the plan gave the others stays idle for this pass, and
+  // the blocked component's reservation keeps later jobs from delaying it.
+  static bool het_job_planned(const job_record_t* job, const std::unordered_set<JobId>& planned) {
+    if (job->het_job_id == 0) return true;
+    job_record_t* leader = find_job_record(job->het_job_id);
+    if (!leader || !leader->het_job_list) return false;
+    OwnedIterator it(leader->het_job_list);
+    while (job_record_t* component = it.next<job_record_t>())
+      if (IS_JOB_PENDING(component) && !planned.count(component->job_id)) return false;
+    return true;
+  }
+
+  static std::string group_name(const GroupPlan& group, const ClusterModel& model) {
+    std::string name;
+    for (std::size_t p : group.partitions)
+      name += (name.empty() ? "" : "+") + model.machine.partitions()[p].name;
+    return name.empty() ? "cluster" : name;
+  }
+
+  // squeue --start (start time and SchedNodeList) for reserved and forecast jobs, and why
+  // the others wait: a reserved job waits for Resources, a job behind a reservation for
+  // Priority (only reasons the plugin owns are replaced: limits and holds stay).
+  void show_plan(const ClusterPlan& plan, const ClusterModel& model,
+                 const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
+    // Copies of an array's meta record (array_copy_id) show nothing: the meta record
+    // shows the earliest.
+    auto job_of = [&](JobId id) -> job_record_t* {
+      if (id != slurm_job_id(id) || !index.count(id)) return nullptr;
+      return find_job_record(static_cast<std::uint32_t>(id));
+    };
+    std::string where;  // the group's name, for traces
+    auto show = [&](const Reservation& r, const char* what) {
+      job_record_t* job = job_of(r.job);
+      if (!job || !IS_JOB_PENDING(job)) return;
+      const time_t start = std::max<time_t>(r.start, now + 1);
+      if (job->start_time != 0 && start >= job->start_time) return;
+      job->start_time = start;
+      if (r.allocation) {
+        OwnedBitmap nodes(node_bitmap_of(*r.allocation));
+        xfree(job->sched_nodes);
+        job->sched_nodes = bitmap2node_name(nodes.get());
+      }
+      if (trace)
+        info("sched/easypp: %s: JobId=%u %s %ld (in %lds) on %s", where.c_str(), job->job_id,
+             what, static_cast<long>(start), static_cast<long>(start - now),
+             job->sched_nodes ? job->sched_nodes : "?");
+    };
+    bool changed = false;
+    auto set_reason = [&](job_record_t* job, std::uint32_t reason) {
+      if (!job || !IS_JOB_PENDING(job) || job->state_reason == reason) return;
+      if (job->state_reason != WAIT_NO_REASON && job->state_reason != WAIT_RESOURCES &&
+          job->state_reason != WAIT_PRIORITY)
+        return;
+      job->state_reason = reason;
+      xfree(job->state_desc);
+      changed = true;
+    };
+    for (const GroupPlan& group : plan.groups) {
+      const Decision& d = group.decision;
+      where = group_name(group, model);
+      std::unordered_set<JobId> reserved;
+      for (const Reservation& r : d.reservations) {
+        show(r, "reserved at");
+        reserved.insert(r.job);
+        set_reason(job_of(r.job), WAIT_RESOURCES);
+      }
+      for (const Reservation& r : planner_->forecast_starts(group)) show(r, "forecast to start at");
+      if (d.reservations.empty()) continue;
+      std::unordered_set<JobId> started(d.start.begin(), d.start.end());
+      for (const Job& j : group.state.waiting)
+        if (!started.count(j.id) && !reserved.count(j.id)) set_reason(job_of(j.id), WAIT_PRIORITY);
+    }
+    if (changed) last_job_update = now;
+  }
+
+  void log_once(const std::string& line) {
+    if (logged_.insert(line).second) info("sched/easypp: %s", line.c_str());
+  }
+
+  int starts_left(const PassCounts& counts) const {
+    return config_.max_starts > 0 ? std::max(0, config_.max_starts - counts.started) : 1;
+  }
+
+  static void count_start(PassCounts& counts, bool backfilled) {
+    ++counts.started;
+    if (backfilled) {
+      ++counts.backfilled;
+      ++slurmctld_diag_stats.backfilled_jobs;
+      ++slurmctld_diag_stats.last_backfilled_jobs;
+    }
   }
 
   void plan_partition(const PartitionQueue& pq, time_t now, bool trace, PassCounts& counts) {
@@ -250,7 +549,7 @@ class Scheduler {
     const PartitionPlan plan = planner_->plan(snap);
     const Decision& d = plan.decision;
     counts.examined += d.examined;
-    if (trace) trace_state(snap, plan);
+    if (trace) trace_state(snap.name, plan.policy, plan.state, d);
 
     std::unordered_map<JobId, const QueuedJob*> queued;
     for (const QueuedJob& q : pq.jobs) queued.emplace(q.job->job_id, &q);
@@ -260,14 +559,10 @@ class Scheduler {
       const bool backfilled =
           std::find(d.backfilled.begin(), d.backfilled.end(), id) != d.backfilled.end();
       job_record_t* job = it->second->job;
+      if (starts_left(counts) == 0) break;
       const int rc = start_job(job, pq.partition, it->second->priority, backfilled);
       if (rc == SLURM_SUCCESS) {
-        ++counts.started;
-        if (backfilled) {
-          ++counts.backfilled;
-          ++slurmctld_diag_stats.backfilled_jobs;
-          ++slurmctld_diag_stats.last_backfilled_jobs;
-        }
+        count_start(counts, backfilled);
         info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id, snap.name.c_str(),
              job->nodes ? job->nodes : "?", plan.policy.c_str(), backfilled ? ", backfilled" : "");
       } else {
@@ -297,24 +592,38 @@ class Scheduler {
     for (const Reservation& r : planner_->forecast_starts(plan)) show_start(r, "forecast to start at");
   }
 
-  void trace_state(const PartitionSnapshot& snap, const PartitionPlan& plan) const {
-    const ClusterState& s = plan.state;
-    info("sched/easypp: %s: policy %s, %d CPUs, %zu running, %zu waiting, now=%ld",
-         snap.name.c_str(), plan.policy.c_str(), s.procs, s.running.size(), s.waiting.size(),
-         static_cast<long>(s.now));
+  static void trace_state(const std::string& name, const std::string& policy,
+                          const ClusterState& s, const Decision& d) {
+    info("sched/easypp: %s: policy %s, %d CPUs%s, %zu running, %zu waiting, now=%ld",
+         name.c_str(), policy.c_str(), s.procs, s.machine ? " on nodes" : "", s.running.size(),
+         s.waiting.size(), static_cast<long>(s.now));
     for (const RunningJob& r : s.running)
       info("sched/easypp: %s: running JobId=%lu cpus=%d predicted_end=+%lds kill=+%lds "
            "corrections=%d",
-           snap.name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
+           name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
            static_cast<long>(r.predicted_end() - s.now), static_cast<long>(r.kill_time() - s.now),
            r.job.corrections);
-    for (const Job& j : s.waiting)
+    if (s.machine)
+      for (const Node& n : s.machine->nodes())
+        info("sched/easypp: %s: node %s cpus=%ld mem=%ld windows=%zu", name.c_str(), n.name.c_str(),
+             static_cast<long>(n.capacity[kCpu]), static_cast<long>(n.capacity[kMemory]),
+             n.windows.size());
+    for (const Job& j : s.waiting) {
       info("sched/easypp: %s: waiting JobId=%lu user=%u cpus=%d estimate=%lds prediction=%lds",
-           snap.name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
+           name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
            static_cast<long>(j.estimate), static_cast<long>(j.prediction));
-    for (JobId id : plan.decision.start)
-      info("sched/easypp: %s: plan starts JobId=%lu", snap.name.c_str(),
-           static_cast<unsigned long>(id));
+      if (const JobRequest* r = j.request.get())
+        info("sched/easypp: %s: request JobId=%lu nodes=%d-%d tasks=%d cpus/task=%ld "
+             "mem/task=%ld mem/node=%ld exclusive=%d required=%zu excluded=%zu features=%zu "
+             "partitions=%zu reservation=%s",
+             name.c_str(), static_cast<unsigned long>(j.id), r->min_nodes, r->max_nodes, r->tasks,
+             static_cast<long>(r->per_task[kCpu]), static_cast<long>(r->per_task[kMemory]),
+             static_cast<long>(r->per_node[kMemory]), r->exclusive ? 1 : 0, r->required.count(),
+             r->excluded.count(), r->features.size(), r->partitions.size(),
+             r->reservation.empty() ? "-" : r->reservation.c_str());
+    }
+    for (JobId id : d.start)
+      info("sched/easypp: %s: plan starts JobId=%lu", name.c_str(), static_cast<unsigned long>(id));
   }
 
   // sdiag's "Backfilling stats", filled as stock backfill does.
@@ -345,6 +654,9 @@ class Scheduler {
   time_t last_save_ = 0;
   bool dirty_ = false;
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
+  time_t seen_at_ = 0;    // when the stamps above were taken
+  bool recheck_ = false;  // one of them was of that very second
+  std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
 };
 
 std::mutex g_mutex;  // init/fini/reconfig against each other

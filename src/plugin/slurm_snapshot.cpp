@@ -65,6 +65,173 @@ bool holds_resources(const job_record_t* job) {
   return IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job);
 }
 
+// What stock backfill checks before planning a job, beyond build_job_queue: QOS and
+// association limits (the check sets the job's reason) and licences available now. A job
+// failing them is not planned at all, so it neither starts nor idles resources.
+bool runnable_now(job_record_t* job, std::unordered_map<job_record_t*, bool>& verdicts) {
+  auto [it, added] = verdicts.emplace(job, true);
+  if (!added) return it->second;
+  if (!acct_policy_job_runnable_pre_select(job, false)) {
+    it->second = false;
+  } else if (job->license_list && license_job_test(job, time(nullptr), true) != SLURM_SUCCESS) {
+    if (job->state_reason == WAIT_NO_REASON || job->state_reason == WAIT_RESOURCES ||
+        job->state_reason == WAIT_PRIORITY)
+      job->state_reason = WAIT_LICENSES;
+    it->second = false;
+  }
+  return it->second;
+}
+
+std::vector<std::string> split_list(const char* text) {
+  std::vector<std::string> out;
+  if (!text) return out;
+  std::string s(text);
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    std::size_t comma = s.find(',', pos);
+    if (comma == std::string::npos) comma = s.size();
+    if (comma > pos) out.push_back(s.substr(pos, comma - pos));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> bitmap_nodes(const bitstr_t* bitmap) {
+  std::vector<std::uint32_t> out;
+  if (!bitmap) return out;
+  const int n = bit_size(const_cast<bitstr_t*>(bitmap));
+  for (int i = 0; i < n; ++i)
+    if (bit_test(const_cast<bitstr_t*>(bitmap), i)) out.push_back(static_cast<std::uint32_t>(i));
+  return out;
+}
+
+std::string gres_kind(const char* name, const char* type) {
+  std::string kind = name ? name : "gres";
+  if (type && *type) kind += std::string(":") + type;
+  return kind;
+}
+
+// Slurm's "unset" markers (0, NO_VAL, INFINITE) as 0.
+std::int64_t given(std::uint64_t v) {
+  return v == NO_VAL || v == NO_VAL64 || v == INFINITE || v == INFINITE64 || v >= (1ULL << 40)
+             ? 0
+             : static_cast<std::int64_t>(v);
+}
+
+NodeRecord node_record(const node_record_t* node, bool usable, bool memory) {
+  NodeRecord r;
+  r.name = node->name ? node->name : "";
+  r.cpus = node_cpus(node);
+  if (memory) {
+    const std::uint64_t spec = std::min(node->mem_spec_limit, node->real_memory);
+    r.memory_mb = static_cast<std::int64_t>(node->real_memory - spec);
+  }
+  r.features = split_list(node->features_act ? node->features_act : node->features);
+  r.usable = usable;
+  if (node->gres_list) {
+    OwnedIterator it(node->gres_list);
+    while (gres_state_t* gs = it.next<gres_state_t>()) {
+      const auto* ns = static_cast<const gres_node_state_t*>(gs->gres_data);
+      if (!ns || ns->no_consume) continue;
+      r.gres.push_back({gres_kind(gs->gres_name, nullptr), given(ns->gres_cnt_avail)});
+      for (int t = 0; t < ns->type_cnt; ++t) {
+        if (ns->type_name && ns->type_name[t] && ns->type_cnt_avail)
+          r.gres.push_back(
+              {gres_kind(gs->gres_name, ns->type_name[t]), given(ns->type_cnt_avail[t])});
+      }
+    }
+  }
+  return r;
+}
+
+// Per-node allocations of a running job: CPUs and memory from job_resources, GRES from
+// its allocation (both indexed by the job's k-th node).
+std::vector<ShareRecord> shares_of(const job_record_t* job, bool memory) {
+  std::vector<ShareRecord> out;
+  const job_resources_t* res = job->job_resrcs;
+  if (!res || !res->node_bitmap || !res->cpus) return out;
+  const int n = bit_size(res->node_bitmap);
+  for (int i = 0, k = 0; i < n; ++i) {
+    if (!bit_test(res->node_bitmap, i)) continue;
+    ShareRecord s;
+    s.node = static_cast<std::uint32_t>(i);
+    s.cpus = res->cpus[k];
+    if (memory && res->memory_allocated) s.memory_mb = given(res->memory_allocated[k]);
+    out.push_back(s);
+    ++k;
+  }
+  if (job->gres_list_alloc) {
+    OwnedIterator it(job->gres_list_alloc);
+    while (gres_state_t* gs = it.next<gres_state_t>()) {
+      const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
+      if (!js || !js->gres_cnt_node_alloc || (js->flags & GRES_NO_CONSUME)) continue;
+      const std::string kind = gres_kind(gs->gres_name, js->type_name);
+      for (std::size_t k = 0; k < out.size() && k < js->node_cnt; ++k)
+        if (js->gres_cnt_node_alloc[k] > 0)
+          out[k].gres.push_back({kind, given(js->gres_cnt_node_alloc[k])});
+    }
+  }
+  return out;
+}
+
+// A feature request as a plain AND list, or nothing when it is more (OR, counts,
+// brackets): then the plan leaves features to select_nodes.
+bool simple_features(List features, std::vector<std::string>& out) {
+  if (!features) return true;
+  OwnedIterator it(features);
+  while (job_feature_t* f = it.next<job_feature_t>()) {
+    if (f->count != 0 || f->paren != 0 ||
+        (f->op_code != FEATURE_OP_AND && f->op_code != FEATURE_OP_END) || !f->name) {
+      out.clear();
+      return false;
+    }
+    out.emplace_back(f->name);
+  }
+  return true;
+}
+
+RequestRecord request_record(const job_record_t* job, bool memory) {
+  RequestRecord r;
+  const struct job_details* d = job->details;
+  if (!d) return r;
+  r.min_nodes = static_cast<int>(std::clamp<std::int64_t>(given(d->min_nodes), 1, 1 << 20));
+  r.max_nodes = static_cast<int>(std::min<std::int64_t>(given(d->max_nodes), 1 << 20));
+  r.tasks = static_cast<int>(std::clamp<std::int64_t>(given(d->num_tasks), 1, 1 << 24));
+  r.cpus_per_task = d->cpus_per_task == NO_VAL16 || d->cpus_per_task == 0 ? 1 : d->cpus_per_task;
+  r.min_cpus = static_cast<int>(std::clamp<std::int64_t>(given(d->min_cpus), 1, 1 << 24));
+  r.cpus_per_node = static_cast<int>(std::min<std::int64_t>(given(d->pn_min_cpus), 1 << 16));
+  if (memory && d->pn_min_memory != NO_VAL64) {
+    if (d->pn_min_memory & MEM_PER_CPU)
+      r.mem_per_cpu_mb = given(d->pn_min_memory & ~MEM_PER_CPU);
+    else if (d->pn_min_memory == 0)
+      r.all_memory = true;
+    else
+      r.mem_per_node_mb = given(d->pn_min_memory);
+  }
+  if (job->gres_list_req) {
+    OwnedIterator it(job->gres_list_req);
+    while (gres_state_t* gs = it.next<gres_state_t>()) {
+      const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
+      if (!js || (js->flags & GRES_NO_CONSUME)) continue;
+      const std::string kind = gres_kind(gs->gres_name, js->type_name);
+      // Per job: spread evenly over the fewest nodes; per socket: at least one socket's.
+      std::int64_t per_node = given(js->gres_per_node) + given(js->gres_per_socket);
+      if (given(js->gres_per_job) > 0)
+        per_node = std::max<std::int64_t>(
+            per_node, (given(js->gres_per_job) + r.min_nodes - 1) / r.min_nodes);
+      if (per_node > 0) r.gres_per_node.push_back({kind, per_node});
+      if (given(js->gres_per_task) > 0) r.gres_per_task.push_back({kind, given(js->gres_per_task)});
+    }
+  }
+  r.features_left = !simple_features(d->feature_list_use ? d->feature_list_use : d->feature_list,
+                                     r.features);
+  r.required = bitmap_nodes(d->req_node_bitmap);
+  r.excluded = bitmap_nodes(d->exc_node_bitmap);
+  r.exclusive = (d->whole_node & WHOLE_NODE_REQUIRED) != 0;
+  if (job->resv_name) r.reservation = job->resv_name;
+  return r;
+}
+
 }  // namespace
 
 Time limit_seconds(std::uint32_t minutes) { return std::max<Time>(1, minutes_to_seconds(minutes)); }
@@ -83,19 +250,27 @@ JobQueue read_job_queue(int max_per_partition) {
   OwnedList queue(build_job_queue(true, true));
   sort_job_queue(queue.get());
   std::map<part_record_t*, std::size_t> index;
+  std::unordered_map<job_record_t*, bool> verdicts;  // a job queued in several partitions
   const auto free_rec = [](job_queue_rec_t* r) { xfree(r); };
   while (std::unique_ptr<job_queue_rec_t, decltype(free_rec)> owned{
              static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
     job_queue_rec_t* rec = owned.get();
     ++out.length;
-    // Heterogeneous jobs start all components together (the main scheduler's logic);
-    // --prefer records are a second try of a queued job: neither is planned here.
-    if (rec->job_ptr && rec->part_ptr && !rec->use_prefer && rec->job_ptr->het_job_id == 0) {
+    // --prefer records are a second try of a queued job: not planned here.
+    if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
+      if (!runnable_now(rec->job_ptr, verdicts)) {
+        ++out.not_runnable;
+        continue;
+      }
       auto [it, added] = index.emplace(rec->part_ptr, out.partitions.size());
       if (added) out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
       auto& jobs = out.partitions[it->second].jobs;
-      if (static_cast<int>(jobs.size()) < max_per_partition)
-        jobs.push_back(QueuedJob{rec->job_ptr, rec->priority});
+      if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
+      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr};
+      // Heterogeneous jobs start all components together: only on nodes (all), never
+      // partition by partition.
+      if (rec->job_ptr->het_job_id == 0) jobs.push_back(q);
+      out.all.push_back(q);
     }
   }
   return out;
@@ -146,6 +321,86 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
     r.limit = pending_limit(q.job, part);
     r.procs = needed_cpus(q.job, max_node_cpus);
     snap.waiting.push_back(r);
+  }
+  return snap;
+}
+
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks) {
+  ClusterSnapshot snap;
+  snap.now = now;
+  const bool memory = (slurm_conf.select_type_param & CR_MEMORY) != 0;
+  snap.nodes.resize(static_cast<std::size_t>(std::max(0, node_record_count)));
+  for (int i = 0; i < node_record_count; ++i) {
+    const node_record_t* node = node_record_table_ptr[i];
+    if (!node) {
+      snap.nodes[i].usable = false;  // a hole in the node table (dynamic nodes)
+      continue;
+    }
+    const bool usable = avail_node_bitmap && bit_test(avail_node_bitmap, i);
+    snap.nodes[i] = node_record(node, usable, memory);
+  }
+  if (part_list) {
+    OwnedIterator it(part_list);
+    while (part_record_t* part = it.next<part_record_t>()) {
+      PartitionRecord p;
+      p.name = part->name ? part->name : "";
+      p.nodes = bitmap_nodes(part->node_bitmap);
+      p.exclusive = (part->max_share & ~SHARED_FORCE) == 0;  // OverSubscribe=EXCLUSIVE
+      snap.partitions.push_back(std::move(p));
+    }
+  }
+  if (resv_list) {
+    OwnedIterator it(resv_list);
+    while (slurmctld_resv_t* resv = it.next<slurmctld_resv_t>()) {
+      if (resv->end_time <= now || !resv->node_bitmap || !resv->name) continue;
+      // Core-based reservations are planned as whole nodes (conservative).
+      snap.reservations.push_back(ReservationRecord{resv->name, resv->start_time, resv->end_time,
+                                                    bitmap_nodes(resv->node_bitmap)});
+    }
+  }
+  OwnedIterator it(job_list);
+  while (job_record_t* job = it.next<job_record_t>()) {
+    if (!holds_resources(job)) continue;
+    JobRecord r;
+    r.id = job->job_id;
+    r.user = job->user_id;
+    r.submit = job->details ? job->details->submit_time : job->start_time;
+    r.start = job->start_time;
+    r.priority = job->priority;
+    r.limit = std::max<Time>(1, static_cast<Time>(job->end_time) - job->start_time);
+    r.shares = shares_of(job, memory);
+    r.procs = 0;
+    for (const ShareRecord& s : r.shares) r.procs += s.cpus;
+    if (r.shares.empty()) continue;
+    snap.running.push_back(std::move(r));
+  }
+  for (const ClusterJob& c : jobs) {
+    job_record_t* job = c.job;
+    if (!IS_JOB_PENDING(job) || c.in.empty()) continue;  // started earlier in this pass
+    JobRecord r;
+    r.id = job->job_id;
+    r.user = job->user_id;
+    r.submit = job->details ? job->details->submit_time : now;
+    r.priority = c.in.front().priority;
+    r.limit = pending_limit(job, c.in.front().partition);
+    r.request = request_record(job, memory);
+    for (const QueuedJob& q : c.in)
+      r.request.partitions.emplace_back(q.partition->name ? q.partition->name : "");
+    r.procs = r.request.min_cpus;
+    int copies = 1;
+    if (const job_array_struct_t* a = job->array_recs; a && a->task_id_bitmap) {
+      std::int64_t tasks = a->task_cnt;
+      if (a->max_run_tasks > 0)
+        tasks = std::min<std::int64_t>(
+            tasks, std::int64_t{a->max_run_tasks} - a->tot_run_tasks - a->pend_run_tasks);
+      copies = static_cast<int>(std::clamp<std::int64_t>(tasks, 1, std::max(1, array_tasks)));
+    }
+    for (int k = 1; k < copies; ++k) {
+      JobRecord copy = r;
+      copy.id = array_copy_id(r.id, static_cast<std::uint32_t>(k));
+      snap.waiting.push_back(std::move(copy));
+    }
+    snap.waiting.insert(snap.waiting.end() - (copies - 1), std::move(r));
   }
   return snap;
 }

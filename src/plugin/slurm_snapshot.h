@@ -5,6 +5,7 @@
 #define EASYPP_PLUGIN_SLURM_SNAPSHOT_H
 
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace easypp::plugin {
 struct QueuedJob {
   job_record_t* job = nullptr;
   std::uint32_t priority = 0;  // the job's priority in this partition
+  part_record_t* partition = nullptr;
 };
 
 struct PartitionQueue {
@@ -25,14 +27,47 @@ struct PartitionQueue {
 };
 
 struct JobQueue {
-  std::vector<PartitionQueue> partitions;  // in part_list order, only those with jobs
+  // In part_list order, only those with jobs; heterogeneous job components left out.
+  std::vector<PartitionQueue> partitions;
+  std::vector<QueuedJob> all;  // every kept record, priority order, het components too
   int length = 0;                          // queue records before the per-partition cap
+  int not_runnable = 0;  // records left out for QOS/association limits or licences
 };
 
 // build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
-// (holds, dependencies, begin times, reservations and limits already filtered), at most
-// `max_per_partition` per partition.
+// (holds, dependencies, begin times and partition limits already filtered), less those
+// not runnable now for QOS/association limits (acct_policy_job_runnable_pre_select, which
+// sets their reason) or licences, at most `max_per_partition` per partition.
 JobQueue read_job_queue(int max_per_partition);
+
+// A queued job once, with every partition it is queued in (highest priority first).
+// `job` may go stale when an array task starts (the meta record is split, keeping `id`):
+// refresh it by id.
+struct ClusterJob {
+  job_record_t* job = nullptr;
+  std::vector<QueuedJob> in;
+  JobId id = 0;
+};
+
+// A job array's pending tasks are planned as copies of its meta record, so that many
+// start in one pass: copy k > 0 has this id (Slurm's ids are 32-bit).
+inline JobId array_copy_id(JobId meta, std::uint32_t k) {
+  return meta + (static_cast<JobId>(k) << 32);
+}
+inline JobId slurm_job_id(JobId planned) { return planned & 0xffffffffu; }
+
+// The records of `queue` whose partition `keep` accepts, merged per job (first record's
+// order).
+template <typename Keep>
+std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
+
+// The whole cluster: every node (index = Slurm's node index), partition and advance
+// reservation still to end, the jobs holding resources with their per-node allocations,
+// and `jobs` (those still pending) with their requests. Memory is planned only when it
+// is a consumable resource (SelectTypeParameters CR_*_Memory).
+// A pending job array's meta record becomes up to `array_tasks` copies (its remaining
+// tasks, within its %max_run_tasks throttle).
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1);
 
 // The partition as a scheduling domain: usable CPUs, the jobs holding them, and the
 // queued jobs as JobRecords (same order as `queue`).
@@ -42,6 +77,19 @@ PartitionSnapshot read_partition(const PartitionQueue& queue, Time now);
 // still kept (deduplication bookkeeping), `active` every pending or running one.
 std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
                                             std::unordered_set<JobId>& active);
+
+template <typename Keep>
+std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep) {
+  std::vector<ClusterJob> out;
+  std::unordered_map<job_record_t*, std::size_t> index;
+  for (const QueuedJob& q : queue.all) {
+    if (!keep(q.partition)) continue;
+    auto [it, added] = index.emplace(q.job, out.size());
+    if (added) out.push_back(ClusterJob{q.job, {}, q.job->job_id});
+    out[it->second].in.push_back(q);
+  }
+  return out;
+}
 
 // A time limit in Slurm's minutes as seconds (INFINITE/NO_VAL: a year), at least 1.
 Time limit_seconds(std::uint32_t minutes);

@@ -2,15 +2,51 @@
 
 namespace easypp::plugin {
 
+namespace {
+
+// select_nodes restricted to `allowed`: the job's excluded nodes become its own plus every
+// node outside `allowed`, and are put back afterwards (select_nodes may reset them; an
+// array's meta job keeps its own too, as in stock backfill).
+int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
+  if (!allowed || !job->details) return select_nodes(job, false, nullptr, nullptr, false, flag);
+  bitstr_t* original = job->details->exc_node_bitmap
+                           ? bit_copy(job->details->exc_node_bitmap)
+                           : nullptr;
+  bitstr_t* excluded = bit_copy(const_cast<bitstr_t*>(allowed));
+  bit_not(excluded);
+  if (original) bit_or(excluded, original);
+  job->details->exc_node_bitmap = excluded;
+  const bool array_meta = job->array_recs != nullptr;
+  const std::uint32_t array_id = job->array_job_id;
+  const int rc = select_nodes(job, false, nullptr, nullptr, false, flag);
+  if (array_meta) {
+    // The task that started is split off `job`; the meta record keeps waiting.
+    job_record_t* meta = find_job_record(array_id);
+    if (meta && meta != job && meta->array_recs && meta->details) {
+      FREE_NULL_BITMAP(meta->details->exc_node_bitmap);
+      if (original) meta->details->exc_node_bitmap = bit_copy(original);
+    }
+  }
+  if (job->details) {
+    FREE_NULL_BITMAP(job->details->exc_node_bitmap);
+    job->details->exc_node_bitmap = original;
+  } else {
+    FREE_NULL_BITMAP(original);
+  }
+  return rc;
+}
+
+}  // namespace
+
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
-              bool backfilled) {
+              bool backfilled, const bitstr_t* allowed) {
   if (!IS_JOB_PENDING(job) || job->priority == 0) return ESLURM_JOB_HELD;
   // A job queued in several partitions is started in the one that planned it (as
   // stock backfill does), with that partition's priority.
   job->part_ptr = partition;
   job->priority = priority;
-  const int rc = select_nodes(job, false, nullptr, nullptr, false,
-                              backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED);
+  const int rc =
+      select_on(job, allowed, backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED);
   if (rc != SLURM_SUCCESS) return rc;
   last_job_update = time(nullptr);
   if (job->batch_flag == 0)
@@ -19,6 +55,18 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
     launch_job(job);  // nodes booting: slurmctld launches once they are up
   rebuild_job_part_list(job);  // as the main scheduler does after a start
   return rc;
+}
+
+bool refused_for_resources(int rc) {
+  switch (rc) {
+    case ESLURM_NODES_BUSY:
+    case ESLURM_NODE_NOT_AVAIL:
+    case ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE:
+    case ESLURM_PORTS_BUSY:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace easypp::plugin

@@ -11,10 +11,16 @@
 
 namespace easypp::plugin {
 
-// SLURM_SUCCESS or Slurm's error code (e.g. ESLURM_NODES_BUSY when node-level
-// fragmentation defeats a CPU-count plan); the job then stays pending.
+// SLURM_SUCCESS or Slurm's error code; the job then stays pending. With `allowed` (the
+// nodes the plan gave the job), every other node is added to the job's excluded nodes
+// for select_nodes and the job's own exclusions are restored afterwards, as stock
+// backfill's _start_job does: the job cannot take what the plan keeps for another job.
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
-              bool backfilled);
+              bool backfilled, const bitstr_t* allowed = nullptr);
+
+// True when select_nodes refused for resources (busy, or the model missed something
+// about the nodes); false for limits, licences, reservations and the like.
+bool refused_for_resources(int rc);
 
 }  // namespace easypp::plugin
 

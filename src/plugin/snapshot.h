@@ -4,12 +4,51 @@
 #ifndef EASYPP_PLUGIN_SNAPSHOT_H
 #define EASYPP_PLUGIN_SNAPSHOT_H
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/job.h"
 
 namespace easypp::plugin {
+
+// A count of one generic resource: "gpu" (any type) or "gpu:a100" (that type).
+struct GresCount {
+  std::string kind;
+  std::int64_t count = 0;
+};
+
+// What a running job holds on one node (Slurm's job_resources and GRES allocation).
+struct ShareRecord {
+  std::uint32_t node = 0;  // index into ClusterSnapshot::nodes
+  int cpus = 0;
+  std::int64_t memory_mb = 0;
+  std::vector<GresCount> gres;
+};
+
+// What a pending job asks for (its job_details and GRES request), in Slurm's own terms.
+struct RequestRecord {
+  int min_nodes = 1;
+  int max_nodes = 0;  // 0: no maximum
+  int tasks = 1;      // num_tasks
+  int cpus_per_task = 1;
+  int min_cpus = 1;      // the job's total minimum CPUs
+  int cpus_per_node = 0;  // pn_min_cpus: at least this many CPUs on each node used
+  // Memory, only where the plan counts it (CR_*_Memory; otherwise all 0 and false).
+  std::int64_t mem_per_node_mb = 0;  // --mem
+  std::int64_t mem_per_cpu_mb = 0;   // --mem-per-cpu (0 when asked per node)
+  bool all_memory = false;           // --mem=0 or no default: each node's whole memory
+  std::vector<GresCount> gres_per_node;
+  std::vector<GresCount> gres_per_task;
+  std::vector<std::string> features;  // a simple AND list (anything else: features_left)
+  bool features_left = false;  // a feature expression the plan does not model (OR, counts,
+                               // brackets): select_nodes applies it, the plan ignores it
+  std::vector<std::uint32_t> required;  // node indices
+  std::vector<std::uint32_t> excluded;
+  bool exclusive = false;  // --exclusive (whole nodes)
+  std::vector<std::string> partitions;  // where it is queued, highest priority first
+  std::string reservation;              // --reservation
+};
 
 struct JobRecord {
   JobId id = 0;
@@ -21,6 +60,8 @@ struct JobRecord {
   Time limit = 0;
   // CPUs the job holds (running) or needs (waiting) on this partition's usable nodes.
   int procs = 1;
+  std::vector<ShareRecord> shares;  // running jobs in a ClusterSnapshot: per node
+  RequestRecord request;            // waiting jobs in a ClusterSnapshot
 };
 
 // One partition as a scheduling domain.
@@ -30,6 +71,41 @@ struct PartitionSnapshot {
   int procs = 0;  // CPUs of the partition's usable nodes, free or not
   std::vector<JobRecord> running;  // jobs holding CPUs there (any partition's jobs)
   std::vector<JobRecord> waiting;  // eligible jobs, Slurm priority order (highest first)
+};
+
+// A node as the plan sees it.
+struct NodeRecord {
+  std::string name;
+  int cpus = 0;                // effective CPUs (specialized cores left out)
+  std::int64_t memory_mb = 0;  // RealMemory less MemSpecLimit; 0 when memory is not planned
+  std::vector<GresCount> gres;
+  std::vector<std::string> features;  // active features
+  bool usable = true;                 // up, not drained, responding
+};
+
+struct PartitionRecord {
+  std::string name;
+  std::vector<std::uint32_t> nodes;
+  bool exclusive = false;  // OverSubscribe=EXCLUSIVE
+};
+
+// An advance reservation: its nodes are kept for the jobs that name it during [start, end).
+struct ReservationRecord {
+  std::string name;
+  Time start = 0;
+  Time end = 0;
+  std::vector<std::uint32_t> nodes;
+};
+
+// The whole cluster for one pass: every node and partition, the jobs holding resources,
+// and the queued jobs in Slurm's priority order across partitions (each job once).
+struct ClusterSnapshot {
+  Time now = 0;
+  std::vector<NodeRecord> nodes;
+  std::vector<PartitionRecord> partitions;
+  std::vector<ReservationRecord> reservations;
+  std::vector<JobRecord> running;
+  std::vector<JobRecord> waiting;
 };
 
 // How a job that left the system ended: the predictor's epp_end_state values.

@@ -68,6 +68,9 @@ else
 replay=$here/easypp-replay
 [ -x "$replay" ] || replay=$build/src/replay/easypp-replay
 [ -x "$replay" ] || die "easypp-replay not found next to $0 or in $build/src/replay"
+# Installed from a package, the trees it was built in are gone: contrib/testbed then comes
+# from the source tree of the --build DIR given.
+[ -x "$src/contrib/testbed" ] || src=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile" 2>/dev/null || true)
 testbed=$src/contrib/testbed
 [ -x "$testbed" ] || die "contrib/testbed not found in $src"
 [ -f "$build/src/plugin/.libs/sched_easypp.so" ] || die "--build=$build: no src/plugin/.libs/sched_easypp.so (configure with a Slurm source tree)"

@@ -6,7 +6,7 @@
 
 #include "core/predictions.h"
 #include "easypp/predictor.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 
 namespace easypp::replay {
 

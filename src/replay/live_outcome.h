@@ -1,6 +1,6 @@
 // The real schedule as the simulator's outcome: accounting records of a replay, times
 // scaled back up by the speedup, turned into a sim::SimOutcome so the simulator's own
-// metrics (sim/metrics.h) are computed on it.
+// metrics (measure/metrics.h) are computed on it.
 #ifndef EASYPP_REPLAY_LIVE_OUTCOME_H
 #define EASYPP_REPLAY_LIVE_OUTCOME_H
 
@@ -10,7 +10,7 @@
 
 #include "core/policy.h"
 #include "replay/replay_plan.h"
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 
 namespace easypp::replay {
 

@@ -11,8 +11,8 @@
 
 #include "replay/live_outcome.h"
 #include "replay/replay_plan.h"
-#include "sim/metrics.h"
-#include "sim/outcome.h"
+#include "measure/metrics.h"
+#include "measure/outcome.h"
 #include "sim/workload.h"
 
 namespace easypp::replay {

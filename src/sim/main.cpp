@@ -10,7 +10,7 @@
 
 #include "core/policy.h"
 #include "sim/cli.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim/repeat_summary.h"
 #include "sim/report.h"
 #include "sim/schedule_file.h"

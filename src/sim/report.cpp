@@ -111,7 +111,7 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   num("jobs_per_second", run.sim_seconds > 0 ? static_cast<double>(m.jobs) / run.sim_seconds : 0, 0);
   num("peak_rss_mb", run.peak_rss_mb, 1);
   f.push_back({"invariants_checked", c.invariants_checked ? "true" : "false", false});
-  // Papers 002/004 (src/sim/preempt_metrics.h): kill and requeue, strict fairness and
+  // Papers 002/004 (src/measure/preempt_metrics.h): kill and requeue, strict fairness and
   // reservation violations (any policy), failing and short jobs (short: runtime <=
   // --trial-length).
   const PreemptMetrics& p = run.preempt;

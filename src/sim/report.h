@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "sim/cli.h"
-#include "sim/metrics.h"
-#include "sim/outcome.h"
-#include "sim/preempt_metrics.h"
+#include "measure/metrics.h"
+#include "measure/outcome.h"
+#include "measure/preempt_metrics.h"
 #include "sim/workload.h"
 
 namespace easypp::sim {

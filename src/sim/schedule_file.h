@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 #include "sim/workload.h"
 
 namespace easypp::sim {

@@ -11,14 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "core/job_ledger.h"
 #include "core/job_request.h"
 #include "core/machine.h"
-#include "core/node_plan.h"
-#include "core/job_ledger.h"
 #include "core/predictions.h"
-#include "core/profile.h"
 #include "easypp/predictor.h"
-#include "sim/metrics.h"
+#include "measure/outcome_recorder.h"
+#include "measure/perfect_start.h"
 
 #ifndef EASYPP_SIM_CHECKS
 #define EASYPP_SIM_CHECKS 0
@@ -59,19 +58,9 @@ struct JobState {
   Time start = kUnset;
   Time end = kUnset;            // when the current run ends (termination event)
   Time runtime = 0;             // T_r: runtime of a full run under the runtime mode
-  Time prediction = 0;          // current prediction, mirrored for accuracy
-  Time accuracy_since = 0;      // when `prediction` came into effect
-  double accuracy_sum = 0;      // sum of accuracy x seconds in effect
-  Time last_perfect_start = kUnset;
   // Where the policy placed it (a Machine's nodes), from marking to its start.
   std::shared_ptr<const Allocation> allocation;
 };
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 [[noreturn]] void fail(const std::string& policy, Time now, const std::string& what) {
   throw std::logic_error("simulator: policy " + policy + " at t=" + std::to_string(now) +
@@ -87,31 +76,40 @@ class Engine {
         ledger_(policy.traits(), {}, JobLedger::Driver::events),
         policy_name_(policy.name()),
         jobs_(workload.jobs.size()) {
-    out_.policy = policy_name_;
-    out_.predictor = ledger_.predictions().spec();
-    out_.trace = workload.trace;
-    out_.procs = workload.procs;
-    out_.jobs.resize(workload.jobs.size());
     state_.procs = workload.procs;
     state_.machine = workload.machine.get();
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
-    if (!workload.jobs.empty()) {
-      out_.first_submit = workload.jobs.front().job.submit;
-      out_.last_arrival = workload.jobs.back().job.submit;
-    }
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const SimJob& s = workload.jobs[i];
-      JobState& js = jobs_[i];
-      js.runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
-                                                       : s.runtime;
-      JobOutcome& o = out_.jobs[i];
-      o.submit = s.job.submit;
-      o.procs = s.job.procs;
-      o.runtime = js.runtime;
-      o.end_state = s.end_state;
+      jobs_[i].runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
+                                                             : s.runtime;
     }
     give_predictor_the_workload();
   }
+
+  // What is known of the run before it starts, for the outcome recorder.
+  SimOutcome skeleton() const {
+    SimOutcome out;
+    out.policy = policy_name_;
+    out.trace = workload_.trace;
+    out.procs = workload_.procs;
+    out.jobs.resize(workload_.jobs.size());
+    if (!workload_.jobs.empty()) {
+      out.first_submit = workload_.jobs.front().job.submit;
+      out.last_arrival = workload_.jobs.back().job.submit;
+    }
+    for (std::size_t i = 0; i < workload_.jobs.size(); ++i) {
+      const SimJob& s = workload_.jobs[i];
+      JobOutcome& o = out.jobs[i];
+      o.submit = s.job.submit;
+      o.procs = s.job.procs;
+      o.runtime = jobs_[i].runtime;
+      o.end_state = s.end_state;
+    }
+    return out;
+  }
+  // The predictor's canonical spec (with the seed it was given).
+  std::string predictor_spec() const { return ledger_.predictions().spec(); }
 
   // Paper 003's evaluation predictors: the seed, and the whole workload for their
   // per-trace category bounds (each job's runtime as this run replays it).
@@ -128,12 +126,11 @@ class Engine {
     if (epp_set_workload(p, all.data(), all.size(), err, sizeof err) != 0) {
       throw std::invalid_argument(std::string(err));
     }
-    out_.predictor = ledger_.predictions().spec();  // now with the seed used
   }
 
-  SimOutcome run() {
-    auto wall_start = std::chrono::steady_clock::now();
-    const double cpu_start = cpu_seconds();
+  // Drives the whole run, telling `observer` what happens.
+  void run(RunObserver& observer) {
+    observer_ = &observer;
     const std::size_t n = workload_.jobs.size();
     std::size_t next_arrival = 0;
     while (next_arrival < n || !events_.empty()) {
@@ -145,7 +142,7 @@ class Engine {
       while (!events_.empty() && events_.top().time == now) {
         Event e = events_.top();
         events_.pop();
-        ++out_.events;
+        observer_->event();
         if (e.kind == EventKind::end) {
           end_job(e);
         } else if (e.kind == EventKind::expiry) {
@@ -157,25 +154,24 @@ class Engine {
       }
       while (next_arrival < n && workload_.jobs[next_arrival].job.submit == now) {
         arrive(static_cast<std::uint32_t>(next_arrival++));
-        ++out_.events;
+        observer_->event();
       }
       if (!state_.waiting.empty() || woken) plan();
     }
     for (const JobState& js : jobs_) {
       if (js.status != Status::done) fail(policy_name_, state_.now, "a job never ended");
     }
-    out_.sim_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    out_.sim_cpu_seconds = cpu_seconds() - cpu_start;
-    return std::move(out_);
   }
 
  private:
+  // Called for every job a pass touches: the error path is kept out of line so this
+  // inlines.
   std::uint32_t index_of(JobId id) const {
-    if (id == 0 || id > jobs_.size()) {
-      fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
-    }
+    if (id == 0 || id > jobs_.size()) [[unlikely]] unknown_job(id);
     return static_cast<std::uint32_t>(id - 1);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void unknown_job(JobId id) const {
+    fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
   }
 
   // What the workload says of job i, as the ledger takes it.
@@ -193,15 +189,6 @@ class Engine {
     return f;
   }
 
-  // The prediction of job i changes to `prediction` now.
-  void set_prediction(std::uint32_t i, Time prediction) {
-    JobState& js = jobs_[i];
-    js.accuracy_sum += accuracy_of(js.prediction, js.runtime) *
-                       static_cast<double>(state_.now - js.accuracy_since);
-    js.accuracy_since = state_.now;
-    js.prediction = prediction;
-  }
-
   void arrive(std::uint32_t i) {
     const SimJob& s = workload_.jobs[i];
     JobState& js = jobs_[i];
@@ -210,8 +197,7 @@ class Engine {
     Job job = ledger_.admit(facts_of(i));
     job.partition = s.job.partition;
     js.status = Status::waiting;
-    js.prediction = job.prediction;
-    js.accuracy_since = job.submit;
+    observer_->arrived(i, job, state_.now);
     // Arrivals come in submit order and requeued jobs are older, so appending keeps the
     // queue in FCFS order.
     state_.waiting.push_back(job);
@@ -256,19 +242,9 @@ class Engine {
                                     " ended before min(runtime, estimate)");
       }
     }
-    JobOutcome& o = out_.jobs[e.job];
-    o.end = now;
-    o.start = js.start;
-    o.end_rank = ends_++;
-    o.corrections = rj.job.corrections;
-    o.killed_at_limit = options_.runtime == RuntimeMode::cap && s.runtime > s.job.estimate;
-    set_prediction(e.job, js.prediction);  // close the accuracy integral
-    const Time lifetime = now - s.job.submit;
-    o.accuracy = lifetime > 0 ? js.accuracy_sum / static_cast<double>(lifetime)
-                              : accuracy_of(js.prediction, js.runtime);
-    out_.busy_proc_seconds += static_cast<double>(s.job.procs) * static_cast<double>(now - js.start);
-    out_.last_end = std::max(out_.last_end, now);
-    const int end_state = o.killed_at_limit ? EPP_END_TIMEOUT : s.end_state;
+    const bool killed_at_limit = options_.runtime == RuntimeMode::cap && s.runtime > s.job.estimate;
+    observer_->ended(e.job, rj.job, js.start, now, killed_at_limit);
+    const int end_state = killed_at_limit ? EPP_END_TIMEOUT : s.end_state;
     JobFacts facts = facts_of(e.job);
     facts.start = js.start;
     auto learnt = ledger_.ended(facts, now, end_state);
@@ -285,8 +261,9 @@ class Engine {
     for (Job& w : state_.waiting) {
       if (w.user != user) continue;
       std::uint32_t i = index_of(w.id);
+      const Time before = w.prediction;
       ledger_.repredict(w, jobs_[i].runtime);
-      if (w.prediction != jobs_[i].prediction) set_prediction(i, w.prediction);
+      if (w.prediction != before) observer_->prediction_changed(i, w.prediction, state_.now);
     }
   }
 
@@ -295,7 +272,7 @@ class Engine {
     if (js.status != Status::running || js.version != e.version) return;
     RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
     if (!ledger_.correct(rj, state_.now)) return;
-    set_prediction(e.job, rj.job.prediction);
+    observer_->prediction_changed(e.job, rj.job.prediction, state_.now);
     const bool was_under = js.underpredicted;
     schedule_expiry(e.job, rj);
     if (was_under != js.underpredicted) underpredicted_running_ += js.underpredicted ? 1 : -1;
@@ -309,15 +286,8 @@ class Engine {
                                          " which is not running");
     }
     Job job = state_.running[static_cast<std::size_t>(js.run_pos)].job;
+    observer_->killed(i, job, js.start, state_.now);
     ++job.restarts;
-    const Time ran = state_.now - js.start;
-    const double lost = static_cast<double>(job.procs) * static_cast<double>(ran);
-    out_.busy_proc_seconds += lost;
-    out_.lost_proc_seconds += lost;
-    out_.killed_runs.push_back(KilledRun{i, js.start, state_.now});
-    JobOutcome& o = out_.jobs[i];
-    ++o.restarts;
-    o.run_before_final += ran;
     if (js.underpredicted) --underpredicted_running_;
     js.underpredicted = false;
     remove_running(i);
@@ -350,8 +320,7 @@ class Engine {
       state_.running.push_back(RunningJob{w, now, js.allocation});
       used_procs_ += w.procs;
       if (js.allocation) take_nodes(w.id, *js.allocation);
-      out_.jobs[i].backfilled = false;
-      out_.jobs[i].prediction_at_start = w.prediction;
+      observer_->started(i, w, now, js.end);
       events_.push(Event{js.end, EventKind::end, i, js.version});
       schedule_expiry(i, state_.running.back());
       if (js.underpredicted) ++underpredicted_running_;
@@ -376,7 +345,6 @@ class Engine {
   }
 
   void plan_pass() {
-    ++out_.passes;
     decision_ = policy_.plan(state_);
     for (JobId id : decision_.kill_requeue) kill_requeue(id);
     if (decision_.wake_at && *decision_.wake_at > state_.now &&
@@ -407,62 +375,41 @@ class Engine {
                                            " processors of " + std::to_string(state_.procs));
       }
       start_marked_jobs();
-      for (JobId id : decision_.backfilled) out_.jobs[index_of(id)].backfilled = true;
     }
-    for (const Reservation& r : decision_.reservations) {
-      JobOutcome& o = out_.jobs[index_of(r.job)];
-      if (o.first_reservation == kUnset && jobs_[r.job - 1].status == Status::waiting) {
-        o.first_reservation = r.start;
+    observer_->planned(state_, decision_);
+    if constexpr (kChecks) {
+      if (!decision_.reservations.empty()) {
+        // A policy that reports other reservations than it plans with (double booking)
+        // keeps only its planned one; that is the one backfilling must respect.
+        const Reservation& planned = decision_.planned_reservations.empty()
+                                         ? decision_.reservations.front()
+                                         : decision_.planned_reservations.front();
+        check_head(decision_.reservations.front(), planned);
       }
+      check_state();
     }
-    if (!decision_.reservations.empty()) {
-      // A policy that reports other reservations than it plans with (double booking)
-      // keeps only its planned one; that is the one backfilling must respect.
-      const Reservation& planned = decision_.planned_reservations.empty()
-                                       ? decision_.reservations.front()
-                                       : decision_.planned_reservations.front();
-      track_head(decision_.reservations.front(), planned);
-    }
-    if constexpr (kChecks) check_state();
   }
 
-  // Heel and toe (paper 000 section 6): the earliest start of the head job if every
-  // running job's real end were known. Only starts and kills change it, so it is
-  // recomputed only then or when the head changes.
-  void track_head(const Reservation& head, const Reservation& planned) {
-    std::uint32_t i = index_of(head.job);
-    JobState& js = jobs_[i];
-    if (js.status != Status::waiting) return;
-    if (head.job != head_ || running_changes_ != head_changes_seen_) {
-      head_ = head.job;
-      head_changes_seen_ = running_changes_;
-      busy_.clear();
-      for (const RunningJob& rj : state_.running) {
-        busy_.push_back({jobs_[index_of(rj.job.id)].end, rj.job.procs});
-      }
-      if (state_.machine) {
-        head_perfect_start_ = perfect_start_on_nodes(workload_.jobs[i].job);
-      } else {
-        perfect_.reset(state_.now, state_.procs, busy_);
-        head_perfect_start_ = perfect_.earliest_start(workload_.jobs[i].job.procs, 1);
-      }
-      JobOutcome& o = out_.jobs[i];
-      if (o.first_perfect_start == kUnset) o.first_perfect_start = head_perfect_start_;
-      if (js.last_perfect_start != kUnset && head_perfect_start_ > js.last_perfect_start) {
-        ++o.pushbacks;
-      }
-      js.last_perfect_start = head_perfect_start_;
+  // The checked build's promise of the EASY family: with no running job underpredicted,
+  // the real availability is at least the planned one at every moment, so a reservation
+  // the backfills respected must be reachable with real ends (on every resource of every
+  // node on a machine). The head's earliest start with real ends changes only with starts
+  // and kills, so it is recomputed only then or when the head changes.
+  void check_head(const Reservation& head, const Reservation& planned) {
+    const std::uint32_t i = index_of(head.job);
+    if (jobs_[i].status != Status::waiting) return;
+    if (head.job != checked_head_ || running_changes_ != checked_changes_) {
+      checked_head_ = head.job;
+      checked_changes_ = running_changes_;
+      checked_start_ = perfect_.of(state_, workload_.jobs[i].job,
+                                   [this](JobId id) { return jobs_[index_of(id)].end; });
     }
-    if constexpr (kChecks) {
-      // With no running job underpredicted, the real availability is at least the planned
-      // one at every moment, so a reservation the backfills respected must be reachable.
-      if (!policy_.traits().kills && underpredicted_running_ == 0 && planned.job == head.job &&
-          head_perfect_start_ > planned.start) {
-        fail(policy_name_, state_.now,
-             "backfilling delayed the head reservation of job " + std::to_string(head.job) +
-                 ": reserved " + std::to_string(planned.start) + ", earliest possible " +
-                 std::to_string(head_perfect_start_));
-      }
+    if (!policy_.traits().kills && underpredicted_running_ == 0 && planned.job == head.job &&
+        checked_start_ > planned.start) {
+      fail(policy_name_, state_.now,
+           "backfilling delayed the head reservation of job " + std::to_string(head.job) +
+               ": reserved " + std::to_string(planned.start) + ", earliest possible " +
+               std::to_string(checked_start_));
     }
   }
 
@@ -485,8 +432,10 @@ class Engine {
   void check_nodes() {
     std::vector<Resources> used(node_used_.size());
     std::int64_t cpus = 0;
+    Resources licences;  // cluster-wide counts held by running jobs
     for (const RunningJob& rj : state_.running) {
       if (!rj.allocation) fail(policy_name_, state_.now, "a running job holds no nodes");
+      licences += rj.allocation->licences;
       std::int64_t job_cpus = 0;
       for (const NodeShare& share : rj.allocation->shares) {
         used[share.node] += share.amount;
@@ -505,22 +454,17 @@ class Engine {
                                            " usage out of step or over its capacity");
       }
     }
-    (void)cpus;
-  }
-
-  // The head's earliest start on the machine's nodes if every running job's real end were
-  // known (heel and toe, and the reservation check, on nodes).
-  Time perfect_start_on_nodes(const Job& head) {
-    perfect_state_.now = state_.now;
-    perfect_state_.procs = state_.procs;
-    perfect_state_.machine = state_.machine;
-    perfect_state_.running = state_.running;
-    for (RunningJob& rj : perfect_state_.running) {
-      rj.job.prediction = std::max<Time>(jobs_[index_of(rj.job.id)].end - rj.start, 1);
+    const std::vector<Licence>& counts = state_.machine->licences();
+    for (std::size_t l = 0; l < kMaxResourceKinds; ++l) {
+      const std::int64_t have = l < counts.size() ? counts[l].count : 0;
+      if (licences[l] > have) {
+        fail(policy_name_, state_.now, "licences " +
+                                           (l < counts.size() ? counts[l].name : std::to_string(l)) +
+                                           " held " + std::to_string(licences[l]) + " of " +
+                                           std::to_string(have));
+      }
     }
-    perfect_nodes_.reset(perfect_state_, RunningEnd::predicted);
-    const JobRequest request = head.request ? *head.request : JobRequest::cpus(head.procs);
-    return perfect_nodes_.earliest_start(request, 1, 1).start;
+    (void)cpus;
   }
 
   void check_state() {
@@ -556,7 +500,7 @@ class Engine {
   JobLedger ledger_;
   std::string policy_name_;
   std::vector<JobState> jobs_;
-  SimOutcome out_;
+  RunObserver* observer_ = nullptr;
   ClusterState state_;
   Decision decision_;
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
@@ -564,28 +508,50 @@ class Engine {
   int used_procs_ = 0;
   std::vector<Resources> node_used_;  // per node of state_.machine
   int underpredicted_running_ = 0;
-  std::int64_t ends_ = 0;
-  // Heel-and-toe bookkeeping.
+  // The checked build's head check (check_head).
   std::uint64_t running_changes_ = 0;
-  std::uint64_t head_changes_seen_ = ~std::uint64_t(0);
-  JobId head_ = 0;
-  Time head_perfect_start_ = kUnset;
-  std::vector<AvailabilityProfile::Busy> busy_;
-  AvailabilityProfile perfect_;
-  ClusterState perfect_state_;  // the running jobs with their real ends (nodes)
-  NodePlan perfect_nodes_;
+  std::uint64_t checked_changes_ = ~std::uint64_t(0);
+  JobId checked_head_ = 0;
+  Time checked_start_ = kUnset;
+  PerfectStart perfect_;
 };
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+void check_size(const Workload& workload) {
+  if (workload.jobs.size() >= std::size_t(0xffffffffu)) {
+    throw std::invalid_argument("simulator: too many jobs for one run");
+  }
+}
 
 }  // namespace
 
 bool invariants_checked() { return kChecks; }
 
-SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options) {
-  if (workload.jobs.size() >= std::size_t(0xffffffffu)) {
-    throw std::invalid_argument("simulator: too many jobs for one run");
-  }
+void drive(const Workload& workload, Policy& policy, RunObserver& observer,
+           const SimOptions& options) {
+  check_size(workload);
   Engine engine(workload, policy, options);
-  return engine.run();
+  engine.run(observer);
+}
+
+SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options) {
+  check_size(workload);
+  Engine engine(workload, policy, options);
+  OutcomeRecorder recorder(engine.skeleton(), options.heel_and_toe);
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
+  engine.run(recorder);
+  SimOutcome out = recorder.take();
+  out.predictor = engine.predictor_spec();
+  out.sim_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  out.sim_cpu_seconds = cpu_seconds() - cpu_start;
+  return out;
 }
 
 }  // namespace easypp::sim

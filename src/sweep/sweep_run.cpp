@@ -19,7 +19,7 @@
 #include <utility>
 
 #include "core/policy.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"
@@ -325,7 +325,9 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
         auto policy = make_policy(options.policy, po);
         const auto t0 = Clock::now();
         const double c0 = thread_cpu_seconds();
-        const sim::SimOutcome outcome = sim::simulate(trace.workload, *policy);
+        sim::SimOptions so;
+        so.heel_and_toe = false;  // the sweep reports waits and slowdowns only
+        const sim::SimOutcome outcome = sim::simulate(trace.workload, *policy, so);
         const sim::Metrics metrics = sim::compute_metrics(outcome);
         const double cpu = thread_cpu_seconds() - c0;
         const double wall = seconds_since(t0);

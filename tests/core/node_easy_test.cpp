@@ -1,12 +1,15 @@
 // Golden cases of EASY on nodes: hand-made machines whose correct decision is worked out
 // in the comments, checking the head's start and nodes exactly and what may backfill.
 // Then a property: on Machine::single_node(N) with CPU-only requests every EASY-family
-// policy decides exactly as on one pool of N processors.
+// policy decides exactly as on one pool of N processors, and so do mq (pivots reserved on
+// nodes, partitions as capacity shares) and the preemptive ones (pv-easy, timed-run),
+// kills included.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <tuple>
 
 #include "core/easy_family.h"
 #include "core/job_request.h"
@@ -101,6 +104,27 @@ TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
     EXPECT_FALSE(test::starts(d, 3)) << policy << ": L would take the head's memory";
     EXPECT_TRUE(test::backfills(d, 4)) << policy << ": S ends before the head starts";
   }
+}
+
+// A node limit: two nodes of 4 CPUs, R holds 1 CPU of n0 until 600. J asks 4 tasks on
+// exactly one node (-N1 -n4): n0 has 3, n1 has 4, so J starts now on n1. First fit alone
+// took n0's 3 CPUs, could not add n1 (one node at most) and reserved J at 600 on n0.
+TEST(NodeEasy, NodeLimitTakesTheNodeThatFits) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  s.running.push_back(holding(1, 600, {{0, res(1)}}));
+  JobRequest j;
+  j.min_nodes = j.max_nodes = 1;
+  j.tasks = 4;
+  j.per_task = res(1);
+  s.waiting.push_back(asking(2, j, 60));
+  const Decision d = plan("easy", s);
+  EXPECT_TRUE(d.reservations.empty());
+  EXPECT_EQ(nodes_of(started_on(d, 2)), std::vector<NodeIndex>{1});
 }
 
 // Two nodes of 32 CPUs and 4 GPUs. R1 holds 1 GPU on node0 until 1000, R2 1 GPU on node1
@@ -246,6 +270,29 @@ TEST(NodeEasy, AdvanceReservationIsAWindowKeptToTheKillTime) {
   EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{1});
 }
 
+// Two nodes of 4 CPUs; node0 runs a 1-CPU job until 1000. J asks 4 tasks on one node
+// (--nodes=1): node0 has room for 3 only, so J starts on node1, and the head is the next
+// such job, reserved at 1000 on node0 (node1 is J's).
+TEST(NodeEasy, OneNodeJobSkipsANodeWithoutRoomForAllItsTasks) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  s.running.push_back(holding(1, 1000, {{0, res(1)}}));
+  JobRequest one_node = JobRequest::cpus(4);
+  one_node.max_nodes = 1;
+  s.waiting.push_back(asking(10, one_node, 5000));
+  s.waiting.push_back(asking(11, one_node, 100));
+  const Decision d = plan("easy", s);
+  EXPECT_EQ(nodes_of(started_on(d, 10)), std::vector<NodeIndex>{1});
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].job, 11u);
+  EXPECT_EQ(d.reservations[0].start, 1000);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{0});
+}
+
 // A drained node (a window for nobody, open-ended) is never planned: a job that only it
 // could hold is skipped, not made the head.
 TEST(NodeEasy, DrainedNodeIsNeverPlanned) {
@@ -319,6 +366,117 @@ TEST(NodeEasy, ReservationDepthProtectsTheSecondJob) {
   EXPECT_FALSE(test::starts(d2, 12));
 }
 
+// PV-EASY's shadow-load preemption (paper 002 section 4) on three nodes of 4 CPUs at
+// t=0. Priorities: R1 100 holds node0 (4 CPUs), R2 30 and R3 20 hold 2 and 1 CPUs of
+// node1, R4 10 holds 1 CPU of node2. H (priority 50) asks 4 tasks on one node with
+// feature "big" (nodes 0 and 1 only): node1 has 1 idle CPU, so it does not fit. Its
+// shadow load, lowest priority first, is R4, R3, R2; killing R4 and R3 leaves node1 3
+// CPUs, killing R2 too leaves 4: the prefix is {R4, R3, R2}. R4 holds nothing on node1
+// (where H goes), so it is spared: R3 and R2 are killed and H starts on node1. (On a
+// pool of 12 processors 4 are idle and H would simply start.)
+TEST(NodeEasy, PvEasyKillsOnlyShadowJobsOnTheHeadsNodes) {
+  Machine m;
+  for (int i = 0; i < 3; ++i) {
+    Node n = node("n" + std::to_string(i), 4);
+    if (i < 2) n.features = {"big"};
+    m.add_node(n);
+  }
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 12;
+  auto with_priority = [](RunningJob r, std::int64_t p) {
+    r.job.priority = p;
+    return r;
+  };
+  s.running.push_back(with_priority(holding(1, 1000, {{0, res(4)}}), 100));
+  s.running.push_back(with_priority(holding(2, 1000, {{1, res(2)}}), 30));
+  s.running.push_back(with_priority(holding(3, 1000, {{1, res(1)}}), 20));
+  s.running.push_back(with_priority(holding(4, 1000, {{2, res(1)}}), 10));
+  JobRequest big = JobRequest::cpus(4);
+  big.max_nodes = 1;
+  big.features = {"big"};
+  Job h = asking(10, big, 100);
+  h.priority = 50;
+  s.waiting.push_back(h);
+  const Decision d = plan("pv-easy", s);
+  EXPECT_EQ(d.kill_requeue, (std::vector<JobId>{3, 2}));
+  ASSERT_EQ(d.start, std::vector<JobId>{10});
+  EXPECT_EQ(nodes_of(started_on(d, 10)), std::vector<NodeIndex>{1});
+  EXPECT_TRUE(d.reservations.empty());
+}
+
+// PV-EASY's venture backfilling on two nodes of 4 CPUs at t=0: R1 (priority 100) holds
+// node0 until 100, node1 is idle. H (priority 50) asks 8 CPUs: no shadow load (R1 is
+// above it), so it is reserved at 100 on nodes 0 and 1 (the sunny load's plan). B1
+// (2 CPUs, 50 s) ends by 100 and starts first (step 3); B2 (2 CPUs, 500 s) does not end
+// by 100 but starts in step 4 on the CPUs still idle; B3 (1 CPU, 500 s) finds none left.
+TEST(NodeEasy, PvEasyVentureBackfillsOnNodes) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  RunningJob r1 = holding(1, 100, {{0, res(4)}});
+  r1.job.priority = 100;
+  s.running.push_back(r1);
+  std::int64_t priority = 50;
+  for (auto [id, cpus, prediction] :
+       std::vector<std::tuple<JobId, int, Time>>{{10, 8, 100}, {11, 2, 500}, {12, 2, 50},
+                                                  {13, 1, 500}}) {
+    Job j = asking(id, JobRequest::cpus(cpus), prediction);
+    j.priority = priority--;
+    s.waiting.push_back(j);
+  }
+  const Decision d = plan("pv-easy", s);
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].start, 100);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), (std::vector<NodeIndex>{0, 1}));
+  EXPECT_EQ(d.start, (std::vector<JobId>{12, 11}));
+  EXPECT_EQ(d.backfilled, (std::vector<JobId>{12, 11}));
+  EXPECT_EQ(nodes_of(started_on(d, 11)), std::vector<NodeIndex>{1});
+  EXPECT_TRUE(d.kill_requeue.empty());
+}
+
+// mq (paper 001, queues by estimate: <= 100, <= 1000, <= 10000 s, longer) on two nodes of
+// 4 CPUs at t=0. R (4 processors, estimate 1000: queue 1) holds 2 CPUs on each node until
+// 1000. P (queue 1's pivot, 4 CPUs on one node, 500 s) is reserved at 1000 on node0, the
+// first node that has them. B (queue 2's pivot, 2 CPUs on one node, 5000 s) fits node1
+// now without touching P's claim: its reservation is now, so it starts there (partition
+// 2 has its 2 processors). On a pool of 8 it could not: from 1000 P takes the 4 that R
+// frees, so B (running past 1000) would leave P short and waits until 1500. S (queue 2's
+// next, 2 CPUs on one node, 3000 s) becomes queue 2's pivot: node0 is P's until 1500,
+// node1 has B's other 2 CPUs free from 1000, so S is reserved at 1000 on node1.
+TEST(NodeEasy, MultiQueuePivotsAreReservedOnNodes) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  RunningJob r = holding(1, 1000, {{0, res(2)}, {1, res(2)}});
+  r.job.procs = 4;
+  s.running.push_back(r);
+  JobRequest one_node = JobRequest::cpus(4);
+  one_node.max_nodes = 1;
+  JobRequest two_on_one = JobRequest::cpus(2);
+  two_on_one.max_nodes = 1;
+  s.waiting.push_back(asking(10, one_node, 500, 500));
+  s.waiting.push_back(asking(11, two_on_one, 5000, 5000));
+  s.waiting.push_back(asking(12, two_on_one, 3000, 3000));
+  const Decision d = plan("mq", s);
+  ASSERT_EQ(d.start, std::vector<JobId>{11});
+  EXPECT_TRUE(d.backfilled.empty()) << "B started as its queue's pivot";
+  EXPECT_EQ(nodes_of(started_on(d, 11)), std::vector<NodeIndex>{1});
+  ASSERT_EQ(d.reservations.size(), 2u);
+  EXPECT_EQ(d.reservations[0].job, 10u);
+  EXPECT_EQ(d.reservations[0].start, 1000);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{0});
+  EXPECT_EQ(d.reservations[1].job, 12u);
+  EXPECT_EQ(d.reservations[1].start, 1000);
+  EXPECT_EQ(nodes_of(*d.reservations[1].allocation), std::vector<NodeIndex>{1});
+}
+
 // --- one node of N CPUs plans as one pool of N processors ----------------------------
 
 ClusterState random_pool(std::mt19937_64& rng) {
@@ -359,7 +517,10 @@ ClusterState as_single_node(const ClusterState& pool, const Machine& m) {
 TEST(NodeEasy, SingleNodePlansAsThePool) {
   std::mt19937_64 rng(20261122);
   const char* policies[] = {"fcfs", "easy", "easy+", "easy-sjbf", "easy++", "easy++-safe",
-                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative"};
+                            "sjf", "easy++-dbook", "easy++:depth=3", "conservative",
+                            "mq", "mq-vd", "mq-1q", "mq:60:3600",
+                            "easy++:bound=0:guard=always", "easy++:bound=60",
+                            "easy++:bound=0:age=30"};
   for (int round = 0; round < 400; ++round) {
     const ClusterState pool = random_pool(rng);
     const Machine m = Machine::single_node(pool.procs);
@@ -378,6 +539,69 @@ TEST(NodeEasy, SingleNodePlansAsThePool) {
       EXPECT_EQ(b.start_allocations.size(), b.start.size());
     }
   }
+}
+
+// The preemptive policies on one node equal the pool: random priorities for the running
+// jobs (so some are shadow load below a waiting job and pv-easy kills), the queue in
+// priority order. Timed-run is planned twice with one object, 100 s apart, so jobs it
+// started for a trial are on trial or past it (terminable) in the second pass.
+TEST(NodeEasy, PreemptivePoliciesOnOneNodePlanAsThePool) {
+  std::mt19937_64 rng(20261125);
+  auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  int kills = 0;
+  for (int round = 0; round < 300; ++round) {
+    ClusterState pool = random_pool(rng);
+    for (RunningJob& r : pool.running) r.job.priority = uniform(0, 2000);
+    for (std::size_t k = 0; k < pool.waiting.size(); ++k)
+      pool.waiting[k].priority = 1000 - 50 * static_cast<std::int64_t>(k);
+    const Machine m = Machine::single_node(pool.procs);
+    for (const char* name : {"pv-easy", "timed-run", "timed-run:base=fcfs,trial=60"}) {
+      auto on_pool = make_policy(name);
+      auto on_node = make_policy(name);
+      ClusterState p = pool;
+      for (int pass = 0; pass < 2; ++pass) {
+        const ClusterState n = as_single_node(p, m);
+        const Decision a = on_pool->plan(p);
+        const Decision b = on_node->plan(n);
+        ASSERT_EQ(a.start, b.start) << name << " round " << round << " pass " << pass;
+        ASSERT_EQ(a.backfilled, b.backfilled) << name << " round " << round;
+        ASSERT_EQ(a.kill_requeue, b.kill_requeue) << name << " round " << round;
+        ASSERT_EQ(a.examined, b.examined) << name << " round " << round;
+        ASSERT_EQ(a.wake_at, b.wake_at) << name << " round " << round;
+        ASSERT_EQ(a.reservations.size(), b.reservations.size()) << name << " round " << round;
+        for (std::size_t i = 0; i < a.reservations.size(); ++i) {
+          EXPECT_EQ(a.reservations[i].job, b.reservations[i].job) << name;
+          EXPECT_EQ(a.reservations[i].start, b.reservations[i].start) << name << " round " << round;
+        }
+        EXPECT_EQ(b.start_allocations.size(), b.start.size());
+        kills += static_cast<int>(a.kill_requeue.size());
+        // Carry the decision out on the pool and move on 100 s.
+        std::vector<Job> still;
+        for (const JobId id : a.kill_requeue) {
+          auto it = std::find_if(p.running.begin(), p.running.end(),
+                                 [id](const RunningJob& r) { return r.job.id == id; });
+          Job j = it->job;
+          ++j.restarts;
+          p.running.erase(it);
+          p.waiting.insert(p.waiting.begin(), j);  // order rebuilt below
+        }
+        for (const Job& w : p.waiting) {
+          if (test::starts(a, w.id)) {
+            p.running.push_back({w, p.now, nullptr});
+          } else {
+            still.push_back(w);
+          }
+        }
+        std::sort(still.begin(), still.end(), higher_priority);
+        p.waiting = std::move(still);
+        p.now += 100;
+        std::erase_if(p.running, [&](const RunningJob& r) { return r.start + r.job.prediction + 50 < p.now; });
+      }
+    }
+  }
+  EXPECT_GT(kills, 0) << "no state made a policy kill: the property checked too little";
 }
 
 // Depth 1 through the node plan (the pool converted to one node) equals the pool's own pass.

@@ -27,6 +27,12 @@ expect_error 1 "--cpus x: expected a positive integer" -- up --dir "$dir" --cpus
 expect_error 1 "--scheduler sched/fifo: expected" -- up --dir "$dir" --scheduler sched/fifo
 expect_error 1 "no /nonexistent/src/plugin/.libs/sched_easypp.so" -- up --dir "$dir" --scheduler sched/easypp --build /nonexistent
 expect_error 1 "--partitions: 'nonodes' is not NAME:NODES" -- up --dir "$dir" --partitions 'nonodes'
+expect_error 1 "--mem 0: expected a positive integer" -- up --dir "$dir" --mem 0
+expect_error 1 "--select cr_cpu: expected a SelectTypeParameters value" -- up --dir "$dir" --select cr_cpu
+expect_error 1 "--gres: 'gpu' is not NAME[:TYPE]:COUNT" -- up --dir "$dir" --gres gpu
+expect_error 1 "--gres: 'gpu:0' has count 0" -- up --dir "$dir" --gres gpu:0
+expect_error 1 "--enforce limits,qos: needs --accounting" -- up --dir "$dir" --enforce limits,qos
+expect_error 1 "--max-jobs lots: expected a positive integer" -- up --dir "$dir" --max-jobs lots
 long=/tmp/$(printf 'x%.0s' $(seq 70))
 expect_error 1 "at most 64 are allowed" -- up --dir "$long"
 [ ! -e "$long" ] || { rm -rf "$long"; fail "up created the too-long directory $long"; }

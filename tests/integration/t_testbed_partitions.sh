@@ -20,3 +20,14 @@ case "$(job_field "$j_default" NodeList)" in n1|n2) ;; *) fail "default job ran 
 case "$(job_field "$j_long" NodeList)" in n3|n4) ;; *) fail "long job ran on $(job_field "$j_long" NodeList)" ;; esac
 assert_eq PENDING "$(job_field "$j_over" JobState)" "20-min job in short (MaxTime=10)"
 assert_eq PartitionTimeLimit "$(job_field "$j_over" Reason)" "its reason"
+
+# Overlapping partitions, and Default=YES on a later item picks the default partition.
+tb_down
+TB_NAME=overlap tb_up --nodes 3 --cpus 2 --partitions 'all:ALL;top:n3:Default=YES PriorityTier=2'
+assert_eq "all top*" "$(sinfo -h -o %P | sort | tr '\n' ' ' | sed 's/ $//')" "partitions (top is the default)"
+assert_eq "n[1-3]" "$(sinfo -h -p all -o %N)" "nodes of all"
+assert_eq "n3" "$(sinfo -h -p top -o %N)" "nodes of top"
+assert_eq 2 "$(scontrol show partition top | tr ' ' '\n' | sed -n 's/^PriorityTier=//p')" "PriorityTier of top"
+j_top=$(tb_submit 1 1 default-top 'sleep 1')
+wait_state "$j_top" COMPLETED 30
+assert_eq "top n3" "$(job_field "$j_top" Partition) $(job_field "$j_top" NodeList)" "partition and node of a job without -p"

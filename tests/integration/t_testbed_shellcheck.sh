@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 need_cmd shellcheck shellcheck
 
-files=("$SRC/contrib/testbed" "$SRC/tests/integration/lib.sh")
+files=("$SRC/contrib/testbed" "$SRC/contrib/scale-bench" "$SRC/tests/integration/lib.sh")
 for f in "$SRC"/tests/integration/t_testbed_*.sh "$SRC"/tests/integration/t_stock_*.sh \
-         "$SRC"/tests/integration/t_accounting_*.sh; do
+         "$SRC"/tests/integration/t_accounting_*.sh "$SRC"/tests/integration/t_live_*.sh; do
   [ -f "$f" ] && files+=("$f")
 done
 cd "$SRC"

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "sim/metrics.h"
-#include "sim/mq_metrics.h"
+#include "measure/metrics.h"
+#include "measure/mq_metrics.h"
 
 namespace easypp::sim {
 namespace {

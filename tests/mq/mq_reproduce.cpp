@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/policy.h"
-#include "sim/mq_metrics.h"
+#include "measure/mq_metrics.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"

@@ -23,6 +23,9 @@ TEST(PluginConfig, EmptyGivesDocumentedDefaults) {
   EXPECT_EQ(p.config.correction, "estimate");
   EXPECT_EQ(p.config.interval, 5);
   EXPECT_EQ(p.config.max_job_test, 1000);
+  EXPECT_EQ(p.config.max_starts, 0);
+  EXPECT_EQ(p.config.max_job_user, 0);
+  EXPECT_EQ(p.config.reservation_depth, 0);
   EXPECT_EQ(p.config.start_estimates, 100);
   EXPECT_EQ(p.config.save_interval, 60);
   EXPECT_EQ(p.config.bootstrap_days, 30);
@@ -36,6 +39,25 @@ TEST(PluginConfig, SlurmKeysAreIgnored) {
                                "bf_continue,easypp_interval=7");
   EXPECT_TRUE(p.errors.empty()) << p.errors.front();
   EXPECT_EQ(p.config.interval, 7);
+  // Stock backfill's keys are named (one log line), with what to use instead.
+  EXPECT_EQ(p.ignored, (std::vector<std::string>{"bf_interval=30 (use easypp_interval)",
+                                                 "bf_continue"}));
+}
+
+TEST(PluginConfig, AdminLimitsAndReservationDepth) {
+  const ParsedConfig p = parse("easypp_max_starts=5,easypp_max_job_user=3,"
+                               "easypp_reservation_depth=4,easypp_partition_policy=a:easy;"
+                               "b:easy:depth=2");
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.max_starts, 5);
+  EXPECT_EQ(p.config.max_job_user, 3);
+  EXPECT_EQ(p.config.reservation_depth, 4);
+  EXPECT_EQ(p.config.policy, "easy++:depth=4") << "the depth key of the EASY family";
+  EXPECT_EQ(p.config.policy_for("a"), "easy:depth=4");
+  EXPECT_EQ(p.config.policy_for("b"), "easy:depth=2") << "a policy's own depth stays";
+  const ParsedConfig d = parse("easypp_max_starts=-1");
+  ASSERT_EQ(d.errors.size(), 1u);
+  EXPECT_EQ(d.config.max_starts, 0);
 }
 
 TEST(PluginConfig, EveryKeyAccepted) {

@@ -6,7 +6,10 @@
 //
 // The log: the first jobs of the KTH trace (bundled), under easy++ (history predictions,
 // corrections, shortest-first backfill) and x2++ (estimates and predictions doubled: the
-// predictor must still learn the user's own limit in both drivers).
+// predictor must still learn the user's own limit in both drivers). On nodes too: the
+// simulator replaying on a Machine, the plugin fed cluster snapshots (nodes, per-node
+// allocations of running jobs, requests of waiting jobs) through its machine-model
+// translation and one plan per pass; both must then also pick the same nodes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +22,8 @@
 
 #include "core/policy.h"
 #include "plugin/planner.h"
+#include "plugin/cluster_model.h"
+#include "sim/machine_spec.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"
@@ -49,16 +54,62 @@ class Recorder final : public Policy {
   std::unique_ptr<Policy> inner_;
 };
 
-sim::Workload kth_slice(std::size_t jobs) {
+sim::Workload kth_slice(std::size_t jobs, const std::string& machine) {
   const std::string path =
       std::string(EASYPP_SRCDIR) + "/data/traces/KTH-SP2-1996-2.1-cln.swf.gz";
-  sim::Workload w = sim::prepare(swf::read(path), {});
+  sim::WorkloadOptions options;
+  if (!machine.empty()) options.machine = std::make_shared<const Machine>(sim::parse_machine(machine));
+  sim::Workload w = sim::prepare(swf::read(path), options);
   if (w.jobs.size() > jobs) w.jobs.resize(jobs);
   return w;
 }
 
-void drivers_agree(const std::string& policy_name, std::size_t jobs) {
-  const sim::Workload w = kth_slice(jobs);
+std::vector<std::uint32_t> nodes_of(const Allocation& a) {
+  std::vector<std::uint32_t> out;
+  for (const NodeShare& s : a.shares) out.push_back(s.node);
+  return out;
+}
+
+// What the plugin's Slurm glue would read at `t` on the simulator's machine: its nodes,
+// one partition of all of them, running jobs with the nodes the simulator gave them.
+plugin::ClusterSnapshot cluster_at(const sim::Workload& w, const sim::SimOutcome& out, Time t,
+                                   const std::map<JobId, std::shared_ptr<const Allocation>>& held,
+                                   const auto& record) {
+  plugin::ClusterSnapshot snap;
+  snap.now = t;
+  plugin::PartitionRecord part;
+  part.name = "batch";
+  for (std::size_t n = 0; n < w.machine->nodes().size(); ++n) {
+    const Node& node = w.machine->nodes()[n];
+    plugin::NodeRecord r;
+    r.name = node.name;
+    r.cpus = static_cast<int>(node.capacity[kCpu]);
+    snap.nodes.push_back(r);
+    part.nodes.push_back(static_cast<std::uint32_t>(n));
+  }
+  snap.partitions.push_back(part);
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    const sim::JobOutcome& o = out.jobs[i];
+    if (o.start < t && o.end > t) {
+      plugin::JobRecord r = record(i);
+      for (const NodeShare& s : held.at(r.id)->shares)
+        r.shares.push_back({s.node, static_cast<int>(s.amount[kCpu]), 0, {}});
+      snap.running.push_back(r);
+    }
+    if (w.jobs[i].job.submit <= t && o.start >= t) {
+      plugin::JobRecord r = record(i);
+      r.request.tasks = r.procs;
+      r.request.min_cpus = r.procs;
+      r.request.partitions = {"batch"};
+      snap.waiting.push_back(r);
+    }
+  }
+  return snap;
+}
+
+void drivers_agree(const std::string& policy_name, std::size_t jobs,
+                   const std::string& machine = {}) {
+  const sim::Workload w = kth_slice(jobs, machine);
   Recorder recorder(make_policy(policy_name));
   const sim::SimOutcome out = sim::simulate(w, recorder);
   ASSERT_FALSE(recorder.passes.empty());
@@ -68,10 +119,13 @@ void drivers_agree(const std::string& policy_name, std::size_t jobs) {
   // corrects at its passes only.
   std::set<Time> moments;
   std::map<Time, const Pass*> pass_at;
+  std::map<JobId, std::shared_ptr<const Allocation>> held;  // where the simulator started jobs
   for (const Pass& p : recorder.passes) {
     moments.insert(p.now);
     pass_at[p.now] = &p;  // a moment with several passes (kills) has none here
     for (const RunningJob& r : p.state.running) moments.insert(r.predicted_end());
+    for (std::size_t k = 0; k < p.decision.start_allocations.size(); ++k)
+      held[p.decision.start[k]] = p.decision.start_allocations[k];
   }
 
   plugin::Config config;
@@ -105,6 +159,36 @@ void drivers_agree(const std::string& policy_name, std::size_t jobs) {
       f.end_state = w.jobs[i].end_state;
       planner.job_ended(f);
     }
+    const auto it = pass_at.find(t);
+    if (w.machine) {
+      const plugin::ClusterSnapshot snap = cluster_at(w, out, t, held, record);
+      const plugin::ClusterModel model = plugin::build_cluster_model(snap);
+      const plugin::ClusterPlan plan = planner.plan_cluster(model, t);
+      if (it == pass_at.end()) continue;
+      const Pass& sim_pass = *it->second;
+      ASSERT_EQ(plan.groups.size(), 1u);
+      const Decision& d = plan.groups[0].decision;
+      ASSERT_EQ(plan.groups[0].state.waiting.size(), sim_pass.state.waiting.size()) << "t=" << t;
+      for (std::size_t k = 0; k < sim_pass.state.waiting.size(); ++k)
+        ASSERT_EQ(plan.groups[0].state.waiting[k].prediction, sim_pass.state.waiting[k].prediction)
+            << policy_name << " t=" << t;
+      ASSERT_EQ(d.start, sim_pass.decision.start) << policy_name << " on nodes, t=" << t;
+      ASSERT_EQ(d.backfilled, sim_pass.decision.backfilled) << "t=" << t;
+      for (std::size_t k = 0; k < d.start.size(); ++k)
+        ASSERT_EQ(nodes_of(*d.start_allocations[k]),
+                  nodes_of(*sim_pass.decision.start_allocations[k]))
+            << "job " << d.start[k] << " t=" << t;
+      ASSERT_EQ(d.reservations.size(), sim_pass.decision.reservations.size()) << "t=" << t;
+      for (std::size_t k = 0; k < d.reservations.size(); ++k) {
+        ASSERT_EQ(d.reservations[k].job, sim_pass.decision.reservations[k].job);
+        ASSERT_EQ(d.reservations[k].start, sim_pass.decision.reservations[k].start) << "t=" << t;
+        ASSERT_EQ(nodes_of(*d.reservations[k].allocation),
+                  nodes_of(*sim_pass.decision.reservations[k].allocation))
+            << "t=" << t;
+      }
+      ++compared;
+      continue;
+    }
     // slurmctld's view just before the pass at t: running jobs started before t and not
     // ended; waiting jobs submitted by t and not started before t, in FCFS order.
     plugin::PartitionSnapshot snap;
@@ -117,7 +201,6 @@ void drivers_agree(const std::string& policy_name, std::size_t jobs) {
       if (w.jobs[i].job.submit <= t && o.start >= t) snap.waiting.push_back(record(i));
     }
     const plugin::PartitionPlan plan = planner.plan(snap);
-    const auto it = pass_at.find(t);
     if (it == pass_at.end()) continue;
     const Pass& sim_pass = *it->second;
     ASSERT_EQ(plan.state.waiting.size(), sim_pass.state.waiting.size()) << "t=" << t;
@@ -143,6 +226,8 @@ void drivers_agree(const std::string& policy_name, std::size_t jobs) {
 
 TEST(DriversAgree, EasyPlusPlusOnKth) { drivers_agree("easy++", 1500); }
 TEST(DriversAgree, X2PlusPlusLearnsTheUsersOwnLimit) { drivers_agree("x2++", 1500); }
+// KTH's 100 processors as 10 nodes of 10 CPUs, jobs sharing nodes: the same nodes too.
+TEST(DriversAgree, EasyPlusPlusOnKthNodes) { drivers_agree("easy++", 1500, "nodes=10,cpus=10"); }
 
 }  // namespace
 }  // namespace easypp

@@ -19,11 +19,28 @@
 // --- fake slurmctld state -------------------------------------------------------------
 extern "C" {
 List job_list = nullptr;
+List part_list = nullptr;
+List resv_list = nullptr;
 bitstr_t* avail_node_bitmap = nullptr;
 }
 
 namespace {
 std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
+std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_select refuses
+std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
+}
+
+extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
+  if (std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
+    return true;
+  job->state_reason = WAIT_QOS_MAX_JOB_PER_USER;
+  return false;
+}
+
+extern "C" int license_job_test(job_record_t* job, time_t, bool) {
+  return std::find(g_no_licences.begin(), g_no_licences.end(), job->job_id) == g_no_licences.end()
+             ? SLURM_SUCCESS
+             : EAGAIN;
 }
 
 extern "C" List build_job_queue(bool, bool) {
@@ -74,6 +91,8 @@ class FakeSlurm : public ::testing::Test {
   void SetUp() override {
     job_list = list_create(nullptr);
     g_queue.clear();
+    g_over_limits.clear();
+    g_no_licences.clear();
   }
 
   void TearDown() override {
@@ -84,6 +103,11 @@ class FakeSlurm : public ::testing::Test {
         FREE_NULL_BITMAP(j->job_resrcs->node_bitmap);
       }
     for (auto& p : parts_) FREE_NULL_BITMAP(p->node_bitmap);
+    FREE_NULL_LIST(part_list);
+    FREE_NULL_LIST(resv_list);
+    for (bitstr_t* b : bitmaps_) FREE_NULL_BITMAP(b);
+    for (List l : lists_) FREE_NULL_LIST(l);
+    slurm_conf.select_type_param = 0;
     node_record_table_ptr = nullptr;
     node_record_count = 0;
     g_queue.clear();
@@ -187,6 +211,21 @@ class FakeSlurm : public ::testing::Test {
   std::vector<std::unique_ptr<job_details>> details_;
   std::vector<std::unique_ptr<job_resources_t>> resources_;
   std::vector<std::vector<uint16_t>> cpu_arrays_;
+  std::vector<bitstr_t*> bitmaps_;  // freed at tear-down
+  std::vector<List> lists_;         // freed at tear-down (entries owned elsewhere)
+
+  bitstr_t* bitmap(const std::vector<int>& bits) {
+    bitstr_t* b = bit_alloc(node_record_count);
+    for (int i : bits) bit_set(b, i);
+    bitmaps_.push_back(b);
+    return b;
+  }
+  List list_of(const std::vector<void*>& items) {
+    List l = list_create(nullptr);
+    for (void* i : items) list_append(l, i);
+    lists_.push_back(l);
+    return l;
+  }
 };
 
 TEST_F(FakeSlurm, PartitionCountsUsableCpusAndCpusHeldOnThem) {
@@ -331,6 +370,228 @@ TEST_F(FakeSlurm, FinishedJobsWithHowTheyEnded) {
   EXPECT_EQ(out[3].end_state, EPP_END_FAILED);
   EXPECT_EQ(finished, (std::unordered_set<JobId>{1, 2, 3, 4, 6}));
   EXPECT_EQ(active, (std::unordered_set<JobId>{5, 7}));
+}
+
+TEST_F(FakeSlurm, JobsOverLimitsOrWithoutLicencesAreNotQueued) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* ok = pending(1, 1, 1);
+  job_record_t* over = pending(2, 1, 1);
+  job_record_t* no_lic = pending(3, 1, 1);
+  no_lic->license_list = list_of({});
+  queue(ok, p, 3);
+  queue(over, p, 2);
+  queue(no_lic, p, 1);
+  g_over_limits = {2};
+  g_no_licences = {3};
+  const JobQueue q = read_job_queue(10);
+  EXPECT_EQ(q.length, 3);
+  EXPECT_EQ(q.not_runnable, 2);
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_EQ(q.all[0].job, ok);
+  EXPECT_EQ(over->state_reason, WAIT_QOS_MAX_JOB_PER_USER) << "Slurm's check sets the reason";
+  EXPECT_EQ(no_lic->state_reason, WAIT_LICENSES);
+}
+
+// The whole cluster as the plan sees it (CR_CPU_Memory): node memory less MemSpecLimit,
+// GRES by name and type, usable nodes, exclusive partitions, reservations, per-node
+// allocations (CPUs, memory, GRES) and full requests of pending jobs, each job once with
+// every partition it is queued in.
+TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
+  slurm_conf.select_type_param = CR_CPU | CR_MEMORY;
+  nodes({16, 16, 8}, {true, true, false});
+  node_objs_[0]->real_memory = 1000;
+  node_objs_[0]->mem_spec_limit = 100;
+  node_objs_[1]->real_memory = 2000;
+  node_objs_[0]->features_act = const_cast<char*>("fast,ib");
+  gres_node_state_t gpus{};
+  gpus.gres_cnt_avail = 4;
+  gpus.type_cnt = 1;
+  uint64_t a100_avail[] = {4};
+  char a100[] = "a100";
+  char* type_names[] = {a100};
+  gpus.type_cnt_avail = a100_avail;
+  gpus.type_name = type_names;
+  char gpu[] = "gpu";
+  gres_state_t node_gres{};
+  node_gres.gres_name = gpu;
+  node_gres.gres_data = &gpus;
+  node_objs_[0]->gres_list = list_of({&node_gres});
+
+  part_record_t* a = partition("a", {0, 1});
+  part_record_t* b = partition("b", {1, 2});
+  b->max_share = 0;  // OverSubscribe=EXCLUSIVE
+  a->max_share = 1;
+  part_list = list_create(nullptr);
+  list_append(part_list, a);
+  list_append(part_list, b);
+  slurmctld_resv_t resv{};
+  char resv_name[] = "maint";
+  resv.name = resv_name;
+  resv.start_time = kNow + 100;
+  resv.end_time = kNow + 200;
+  resv.node_bitmap = bitmap({1});
+  slurmctld_resv_t over{};
+  char old_name[] = "old";
+  over.name = old_name;
+  over.start_time = kNow - 200;
+  over.end_time = kNow - 100;
+  over.node_bitmap = bitmap({0});
+  resv_list = list_create(nullptr);
+  list_append(resv_list, &resv);
+  list_append(resv_list, &over);
+
+  job_record_t* run = running(1, {{0, 4}, {1, 2}}, kNow - 60, 10);
+  uint64_t mem[] = {300, 200};
+  run->job_resrcs->memory_allocated = mem;
+  gres_job_state_t alloc{};
+  alloc.type_name = a100;
+  alloc.node_cnt = 2;
+  uint64_t per_node[] = {1, 0};
+  alloc.gres_cnt_node_alloc = per_node;
+  gres_state_t alloc_state{};
+  alloc_state.gres_name = gpu;
+  alloc_state.gres_data = &alloc;
+  run->gres_list_alloc = list_of({&alloc_state});
+
+  job_record_t* p1 = pending(10, 8, 30);
+  p1->details->num_tasks = 4;
+  p1->details->cpus_per_task = 2;
+  p1->details->min_nodes = 1;
+  p1->details->max_nodes = 2;
+  p1->details->pn_min_memory = MEM_PER_CPU | 50;
+  gres_job_state_t req{};
+  req.gres_per_node = 2;
+  gres_state_t req_state{};
+  req_state.gres_name = gpu;
+  req_state.gres_data = &req;
+  p1->gres_list_req = list_of({&req_state});
+  char f_fast[] = "fast";
+  char f_ib[] = "ib";
+  job_feature_t f1{};
+  f1.name = f_fast;
+  f1.op_code = FEATURE_OP_AND;
+  job_feature_t f2{};
+  f2.name = f_ib;
+  f2.op_code = FEATURE_OP_END;
+  p1->details->feature_list = list_of({&f1, &f2});
+  p1->details->exc_node_bitmap = bitmap({2});
+  p1->resv_name = resv_name;
+  job_record_t* p2 = pending(11, 1, 30);
+  p2->details->pn_min_memory = 0;  // --mem=0: whole nodes' memory
+  p2->details->whole_node = WHOLE_NODE_REQUIRED;
+  job_feature_t g1{};
+  g1.name = f_fast;
+  g1.op_code = FEATURE_OP_OR;
+  job_feature_t g2{};
+  g2.name = f_ib;
+  g2.op_code = FEATURE_OP_END;
+  p2->details->feature_list = list_of({&g1, &g2});
+  p2->details->req_node_bitmap = bitmap({1});
+  job_record_t* gone = pending(12, 1, 30);
+  queue(p1, a, 9);
+  queue(p2, b, 8);
+  queue(p1, b, 7);  // p1 also queued in b
+  queue(gone, a, 6);
+  const JobQueue q = read_job_queue(10);
+  gone->job_state = JOB_RUNNING;  // started by someone else since
+  const std::vector<ClusterJob> jobs = cluster_jobs(q, [](part_record_t*) { return true; });
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].in.size(), 2u);
+
+  const ClusterSnapshot s = read_cluster(jobs, kNow);
+  ASSERT_EQ(s.nodes.size(), 3u);
+  EXPECT_EQ(s.nodes[0].cpus, 16);
+  EXPECT_EQ(s.nodes[0].memory_mb, 900) << "RealMemory less MemSpecLimit";
+  EXPECT_EQ(s.nodes[0].features, (std::vector<std::string>{"fast", "ib"}));
+  ASSERT_EQ(s.nodes[0].gres.size(), 2u);
+  EXPECT_EQ(s.nodes[0].gres[0].kind, "gpu");
+  EXPECT_EQ(s.nodes[0].gres[0].count, 4);
+  EXPECT_EQ(s.nodes[0].gres[1].kind, "gpu:a100");
+  EXPECT_TRUE(s.nodes[1].usable);
+  EXPECT_FALSE(s.nodes[2].usable) << "not in avail_node_bitmap";
+  ASSERT_EQ(s.partitions.size(), 2u);
+  EXPECT_EQ(s.partitions[0].nodes, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_FALSE(s.partitions[0].exclusive);
+  EXPECT_TRUE(s.partitions[1].exclusive);
+  ASSERT_EQ(s.reservations.size(), 1u) << "an ended reservation is left out";
+  EXPECT_EQ(s.reservations[0].name, "maint");
+  EXPECT_EQ(s.reservations[0].start, kNow + 100);
+  EXPECT_EQ(s.reservations[0].nodes, (std::vector<std::uint32_t>{1}));
+
+  ASSERT_EQ(s.running.size(), 1u);
+  ASSERT_EQ(s.running[0].shares.size(), 2u);
+  EXPECT_EQ(s.running[0].shares[0].cpus, 4);
+  EXPECT_EQ(s.running[0].shares[0].memory_mb, 300);
+  ASSERT_EQ(s.running[0].shares[0].gres.size(), 1u);
+  EXPECT_EQ(s.running[0].shares[0].gres[0].kind, "gpu:a100");
+  EXPECT_EQ(s.running[0].shares[1].node, 1u);
+  EXPECT_EQ(s.running[0].shares[1].memory_mb, 200);
+  EXPECT_TRUE(s.running[0].shares[1].gres.empty());
+
+  ASSERT_EQ(s.waiting.size(), 2u) << "the job started meanwhile is not planned";
+  const RequestRecord& r = s.waiting[0].request;
+  EXPECT_EQ(s.waiting[0].priority, 9);
+  EXPECT_EQ(r.partitions, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(r.tasks, 4);
+  EXPECT_EQ(r.cpus_per_task, 2);
+  EXPECT_EQ(r.max_nodes, 2);
+  EXPECT_EQ(r.mem_per_cpu_mb, 50);
+  EXPECT_EQ(r.mem_per_node_mb, 0);
+  ASSERT_EQ(r.gres_per_node.size(), 1u);
+  EXPECT_EQ(r.gres_per_node[0].kind, "gpu");
+  EXPECT_EQ(r.gres_per_node[0].count, 2);
+  EXPECT_EQ(r.features, (std::vector<std::string>{"fast", "ib"}));
+  EXPECT_FALSE(r.features_left);
+  EXPECT_EQ(r.excluded, (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(r.reservation, "maint");
+  const RequestRecord& r2 = s.waiting[1].request;
+  EXPECT_TRUE(r2.all_memory);
+  EXPECT_TRUE(r2.exclusive);
+  EXPECT_TRUE(r2.features_left) << "an OR is left to select_nodes";
+  EXPECT_TRUE(r2.features.empty());
+  EXPECT_EQ(r2.required, (std::vector<std::uint32_t>{1}));
+
+  // Without CR_*_Memory, memory is not planned at all.
+  slurm_conf.select_type_param = CR_CPU;
+  const ClusterSnapshot cpu_only = read_cluster(jobs, kNow);
+  EXPECT_EQ(cpu_only.nodes[0].memory_mb, 0);
+  EXPECT_EQ(cpu_only.running[0].shares[0].memory_mb, 0);
+  EXPECT_EQ(cpu_only.waiting[0].request.mem_per_cpu_mb, 0);
+  EXPECT_FALSE(cpu_only.waiting[1].request.all_memory);
+  for (job_record_t* j : {p1, p2}) {
+    j->details->exc_node_bitmap = nullptr;
+    j->details->req_node_bitmap = nullptr;
+  }
+}
+
+// A pending job array is planned as copies of its meta record: its remaining tasks, within
+// its %throttle and easypp_array_tasks.
+TEST_F(FakeSlurm, ArrayTasksAreCopiesOfTheMetaRecord) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* meta = pending(20, 1, 1);
+  job_array_struct_t array{};
+  array.task_cnt = 5;
+  array.max_run_tasks = 3;
+  array.tot_run_tasks = 1;
+  array.task_id_bitmap = bitmap({0});
+  meta->array_recs = &array;
+  job_record_t* plain = pending(21, 1, 1);
+  queue(meta, p, 2);
+  queue(plain, p, 1);
+  const std::vector<ClusterJob> jobs =
+      cluster_jobs(read_job_queue(10), [](part_record_t*) { return true; });
+  const ClusterSnapshot s = read_cluster(jobs, kNow, 100);
+  ASSERT_EQ(s.waiting.size(), 3u) << "3 may run, 1 runs: 2 copies, then job 21";
+  EXPECT_EQ(s.waiting[0].id, 20u);
+  EXPECT_EQ(s.waiting[1].id, array_copy_id(20, 1));
+  EXPECT_EQ(slurm_job_id(s.waiting[1].id), 20u);
+  EXPECT_EQ(s.waiting[2].id, 21u);
+  array.max_run_tasks = 0;  // no throttle: easypp_array_tasks bounds the copies
+  EXPECT_EQ(read_cluster(jobs, kNow, 4).waiting.size(), 5u);
+  EXPECT_EQ(read_cluster(jobs, kNow, 100).waiting.size(), 6u);
+  meta->array_recs = nullptr;
 }
 
 slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t state) {

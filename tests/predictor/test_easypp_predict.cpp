@@ -89,6 +89,38 @@ TEST_F(EasyppPredict, ReplayWithPerfectAndABadSpec) {
             "easypp-predict: --predictor: predictor spec: window=99: bad value (allowed: an integer 1-30)\n");
 }
 
+TEST_F(EasyppPredict, ReplayImportAndStatsWithTheLearnedPredictor) {
+  std::string swf = file("tiny.swf", kTinySwf);
+  CliResult r = run("replay --trace " + swf + " --predictor 'learned:eta=0.3;under=4'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Jobs 1 and 2 come before anything ended: a fresh model predicts its base, the
+  // estimate (no runs). Later ones come from the model, within [1, estimate].
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "job_id,user,estimate,prediction");
+  int n = 0;
+  while (std::getline(lines, line)) {
+    long long id, user, estimate, prediction;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld,%lld,%lld", &id, &user, &estimate, &prediction), 4) << line;
+    if (id <= 2) {
+      EXPECT_EQ(prediction, 1000) << line;
+    }
+    if (estimate > 0) {
+      EXPECT_TRUE(prediction >= 1 && prediction <= estimate) << line;
+    }
+    ++n;
+  }
+  EXPECT_EQ(n, 6);
+  r = run("import --state " + state_ + " --predictor learned --swf " + swf);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("learnt 5, not learnt 0"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(state_).find("\"schema\":2"), std::string::npos);
+  r = run("stats --state " + state_ + " --predictor learned");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("predictor learned:target=log,"), std::string::npos) << r.out;
+}
+
 TEST_F(EasyppPredict, ReplayOfAMissingTraceIsASourceError) {
   CliResult r = run("replay --trace " + (dir_ / "nope.swf").string());
   EXPECT_EQ(r.status, 2);

@@ -56,7 +56,7 @@ TEST(Spec, CanonicalFormParsesBackToItself) {
 
 TEST(SpecErrors, UnknownKind) {
   EXPECT_EQ(error_of("histroy"),
-            "predictor spec: kind=histroy: unknown predictor (allowed: history, last, estimate, double, perfect, quant, qual)");
+            "predictor spec: kind=histroy: unknown predictor (allowed: history, last, estimate, double, perfect, quant, qual, learned)");
 }
 
 TEST(SpecErrors, UnknownKeyListsTheAllowedOnes) {

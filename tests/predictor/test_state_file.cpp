@@ -154,7 +154,7 @@ TEST_F(CorruptState, EmptyFile) { expect_corrupt("", "not valid JSON"); }
 // A newer schema is not corrupt (test_state_file_faults.cpp); an older or bogus one is.
 TEST_F(CorruptState, WrongSchemaVersion) {
   expect_corrupt(R"({"format":"easypp-predictor-state","schema":0,"spec":"","users":[]})",
-                 "schema=0: unsupported schema version (this library reads 1)");
+                 "schema=0: unsupported schema version (this library reads 1-2)");
 }
 
 TEST_F(CorruptState, NotOurFormat) { expect_corrupt(R"({"hello":"world"})", "format: expected"); }

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/policy.h"
-#include "sim/preempt_metrics.h"
+#include "measure/preempt_metrics.h"
 #include "sim/simulator.h"
 #include "support.h"
 

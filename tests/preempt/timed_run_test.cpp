@@ -4,6 +4,8 @@
 
 #include <memory>
 
+#include "core/job_request.h"
+#include "core/machine.h"
 #include "core/policy.h"
 #include "sim/simulator.h"
 #include "support.h"
@@ -100,6 +102,46 @@ TEST(TimedRun, ZeroTrialLengthIsTheBaseScheduler) {
       EXPECT_EQ(timed.jobs[i].restarts, 0);
     }
   }
+}
+
+// On nodes (two of 4 CPUs, 90-second trials, FCFS base, estimates exact), lazy
+// termination kills the terminable job on the node a start needs, not simply the one
+// whose trial ended first. X (1 CPU, 300 s) runs on node0 and is committed at 90. H
+// (8 CPUs, 100 s) cannot have a trial and blocks the FCFS queue. Ta and Tb (2 CPUs on
+// one node, 1000 s) get trials at 2 on node0 and at 3 on node1 (node0 has 1 CPU left);
+// their trials end at 92 and 93 and they keep running, uncommitted, behind H. N (4 CPUs
+// on one node, 50 s) arrives at 150: node0 has room for 3 (Ta's CPUs count as free),
+// node1 for 4, so its trial takes node1 and Tb, on node1, is killed (ran 147 s). On a pool
+// of 8 the rule would have killed Ta (ended first), which frees nothing on node1. At 300
+// X ends and H's trial takes both nodes: Ta is killed (ran 298 s); H ends at 400, when
+// Ta and Tb restart (committed at once) and run to 1400.
+TEST(TimedRunNodes, LazyTerminationKillsOnTheNodeTheStartNeeds) {
+  sim::Workload w = workload(8, {{0, 1, 300, 300}, {1, 8, 100, 100}, {2, 2, 1000, 1000},
+                                 {3, 2, 1000, 1000}, {150, 4, 50, 50}});
+  auto m = std::make_shared<Machine>();
+  for (const char* name : {"n0", "n1"}) {
+    Node n;
+    n.name = name;
+    n.capacity[kCpu] = 4;
+    m->add_node(n);
+  }
+  w.machine = m;
+  for (sim::SimJob& j : w.jobs) {
+    JobRequest r = JobRequest::cpus(j.job.procs);
+    if (j.job.id >= 3) r.max_nodes = 1;  // Ta, Tb, N: one node each
+    j.job.request = std::make_shared<const JobRequest>(r);
+  }
+  sim::SimOutcome o = run_timed(w, "fcfs");
+  expect_run(o.jobs[0], 0, 300, 0, 0);       // X
+  expect_run(o.jobs[1], 300, 400, 0, 0);     // H
+  expect_run(o.jobs[2], 400, 1400, 1, 298);  // Ta
+  expect_run(o.jobs[3], 400, 1400, 1, 147);  // Tb
+  expect_run(o.jobs[4], 150, 200, 0, 0);     // N
+  ASSERT_EQ(o.killed_runs.size(), 2u);
+  EXPECT_EQ(o.killed_runs[0].job, 3u);  // Tb first, at 150
+  EXPECT_EQ(o.killed_runs[0].end, 150);
+  EXPECT_EQ(o.killed_runs[1].job, 2u);
+  EXPECT_EQ(o.killed_runs[1].end, 300);
 }
 
 TEST(TimedRun, BadOptionsAreNamed) {

@@ -13,7 +13,7 @@
 #include "replay/replay_report.h"
 #include "replay/slice.h"
 #include "replay/slurm_client.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim/swf.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/policy.h"
-#include "sim/outcome.h"
+#include "measure/outcome.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/job_request.h"
+#include "core/machine.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {
@@ -93,6 +95,45 @@ TEST(Invariants, StartingAJobTwiceIsCaught) {
   Workload w = load("fig1_easy.swf");
   std::string what = failure(w, p);
   EXPECT_NE(what.find("which is not waiting"), std::string::npos) << what;
+}
+
+// On a machine, every resource is checked, licences (cluster-wide counts) included: a
+// policy that hands a job 2 of the machine's 1 "matlab" licence is caught at its start.
+TEST(Invariants, OverbookedLicencesAreCaught) {
+  class Greedy : public Policy {
+   public:
+    std::string_view name() const override { return "greedy"; }
+    const PolicyTraits& traits() const override { return inner_->traits(); }
+    Decision plan(const ClusterState& s) override {
+      Decision d = inner_->plan(s);
+      for (auto& a : d.start_allocations) {
+        auto more = std::make_shared<Allocation>(*a);
+        more->licences[0] = 2;
+        a = std::move(more);
+      }
+      return d;
+    }
+    std::unique_ptr<Policy> inner_ = make_policy("easy");
+  } p;
+  auto m = std::make_shared<Machine>();
+  Node n;
+  n.name = "n0";
+  n.capacity[kCpu] = 8;
+  m->add_node(n);
+  m->add_licence({"matlab", 1});
+  Workload w;
+  w.trace = "hand-made";
+  w.procs = 8;
+  w.machine = m;
+  SimJob j;
+  j.job.id = 1;
+  j.job.procs = 1;
+  j.job.estimate = 10;
+  j.runtime = 10;
+  w.jobs.push_back(j);
+  std::string what = failure(w, p);
+  EXPECT_NE(what.find("policy greedy at t=0: licences matlab held 2 of 1"), std::string::npos)
+      << what;
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {

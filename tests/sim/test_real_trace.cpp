@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "core/policy.h"
-#include "sim/metrics.h"
+#include "measure/metrics.h"
 #include "sim/simulator.h"
 #include "sim/swf.h"
 #include "sim/workload.h"

@@ -1,0 +1,79 @@
+#include "online_regression.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace easypp::predictor {
+
+double job_weight(JobWeight weight, double runtime, double procs) {
+  const double area = std::max(0.0, runtime) * std::max(1.0, procs);
+  switch (weight) {
+    case JobWeight::One:
+      return 1.0;
+    case JobWeight::LogArea:
+      return std::log1p(area) + 1.0;  // +1: a zero-length job still counts
+    case JobWeight::Area:
+      return area + 1.0;
+    case JobWeight::Small:
+      return 1.0 / (1.0 + std::log1p(area));
+  }
+  return 1.0;
+}
+
+double OnlineRegression::base(const FeatureVector& x) const {
+  if ((spec_.features & kGroupRecent) != 0) return x[kMean2];
+  if ((spec_.features & kGroupEstimate) != 0) return x[kEstimate];
+  return 0.0;
+}
+
+FeatureVector OnlineRegression::prepare(const FeatureVector& raw) const {
+  if (spec_.target == Target::Seconds) return raw;
+  FeatureVector x = raw;
+  // Time-valued features and counts: log(1 + v). The bias and the circle stay.
+  for (std::size_t i : {kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept, kEstimate, kProcs, kPendingJobs,
+                        kPendingProcs, kSinceLastEnd})
+    x[i] = std::log1p(std::max(0.0, raw[i]));
+  x[kSpread] = std::max({x[kLast1], x[kLast2], x[kLast3]}) - std::min({x[kLast1], x[kLast2], x[kLast3]});
+  return x;
+}
+
+double OnlineRegression::score(const FeatureVector& x) const {
+  double v = base(x);
+  for (std::size_t i = 0; i < kFeatures; ++i) v += state_.w[i] * x[i];
+  return v;
+}
+
+double OnlineRegression::predict(const FeatureVector& x) const {
+  const double v = score(x);
+  return spec_.target == Target::Log ? std::expm1(std::min(v, 700.0)) : v;
+}
+
+void OnlineRegression::update(const FeatureVector& x, double runtime, double weight) {
+  State& st = state_;
+  for (std::size_t i = 0; i < kFeatures; ++i) {
+    const double a = std::fabs(x[i]);
+    if (a > st.s[i]) {
+      // Steps taken so far assumed a smaller scale; shrink the weight to match.
+      if (st.s[i] > 0) st.w[i] *= st.s[i] / a;
+      st.s[i] = a;
+    }
+  }
+  double ratio = 0;
+  for (std::size_t i = 0; i < kFeatures; ++i)
+    if (st.s[i] > 0) ratio += (x[i] / st.s[i]) * (x[i] / st.s[i]);
+  st.n_sum += ratio;
+  ++st.steps;
+  if (st.n_sum <= 0) return;  // every feature zero: nothing to learn from
+  const double y = spec_.target == Target::Log ? std::log1p(std::max(0.0, runtime)) : runtime;
+  const double error = score(x) - y;
+  const double c = error < 0 ? spec_.under : 1.0;
+  const double step = spec_.eta * std::sqrt(static_cast<double>(st.steps) / st.n_sum);
+  for (std::size_t i = 0; i < kFeatures; ++i) {
+    const double g = 2.0 * weight * c * error * x[i];
+    if (g == 0) continue;
+    st.g[i] += g * g;
+    st.w[i] -= step * g / (st.s[i] * std::sqrt(st.g[i]));
+  }
+}
+
+}  // namespace easypp::predictor

@@ -1,0 +1,59 @@
+// The bound on EASY++'s head (issue 15): a kill-time promise per head job.
+//
+// EASY++ reserves the head on predictions and backfills what is predicted to end by that
+// reservation. A backfilled job that outlives its prediction pushes the head back, and
+// shortest-first backfilling picks such jobs again and again, so a head can wait far
+// longer than under EASY (35 days on CTC). EASY never lets a backfill delay the head's
+// kill-time reservation: jobs end by their kill times at the latest.
+//
+// The promise: when a job first becomes the head, its kill-time reservation (running jobs
+// ending at their kill times, the jobs started in the same pass by now + estimate) plus a
+// slack. While the head's planned start (on predictions) is within the promise, EASY++
+// backfills as always. Once it has slipped past the promise, the head is guarded until it
+// starts: a backfill must then also end, by its kill time, by the deadline (the promise,
+// or the head's current kill-time reservation if that is later), or fit the processors
+// still free beyond the head's need at the deadline on kill times. From that pass on the
+// head's kill-time reservation can only move earlier, as under EASY. With guard=always
+// the head is guarded from its first pass, so it starts by its promise.
+#ifndef EASYPP_CORE_HEAD_BOUND_H
+#define EASYPP_CORE_HEAD_BOUND_H
+
+#include <optional>
+
+#include "core/job.h"
+
+namespace easypp {
+
+struct BoundRule {
+  Time slack = 0;  // seconds past the kill-time reservation before the head is guarded
+  bool always = false;  // guard from the head's first pass (start <= promise)
+};
+
+class HeadBound {
+ public:
+  explicit HeadBound(BoundRule rule) : rule_(rule) {}
+  const BoundRule& rule() const { return rule_; }
+
+  // One pass with `head` blocked, planned to start at `planned` (predictions) and at
+  // `kill_time_start` at the latest (kill times). Returns the backfill deadline when the
+  // head is guarded, nothing otherwise. A different head than last pass gets a new
+  // promise. A kill-time start of kNever (the head cannot be placed on kill times)
+  // guards nothing.
+  std::optional<Time> deadline(JobId head, Time planned, Time kill_time_start);
+
+  // The current head's promise (for tests and reports).
+  std::optional<Time> promise() const {
+    return known_ ? std::optional<Time>(promise_) : std::nullopt;
+  }
+
+ private:
+  BoundRule rule_;
+  bool known_ = false;
+  JobId head_ = 0;
+  Time promise_ = 0;
+  bool guarded_ = false;
+};
+
+}  // namespace easypp
+
+#endif

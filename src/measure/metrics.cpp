@@ -1,0 +1,113 @@
+#include "measure/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "measure/mq_metrics.h"
+
+namespace easypp::sim {
+
+double accuracy_of(Time prediction, Time runtime) {
+  if (prediction == runtime) return 1.0;
+  if (prediction > runtime) return static_cast<double>(runtime) / static_cast<double>(prediction);
+  return static_cast<double>(prediction) / static_cast<double>(runtime);
+}
+
+Distribution distribution_of(std::vector<double>& values) {
+  Distribution d;
+  d.count = static_cast<std::int64_t>(values.size());
+  if (values.empty()) return d;
+  double sum = 0;
+  for (double v : values) sum += v;
+  d.mean = sum / static_cast<double>(values.size());
+  double sq = 0;
+  for (double v : values) sq += (v - d.mean) * (v - d.mean);
+  d.stddev = std::sqrt(sq / static_cast<double>(values.size()));
+  const std::size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  d.median = values[mid];
+  if (values.size() % 2 == 0) {
+    double below = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+    d.median = (d.median + below) / 2;
+  }
+  return d;
+}
+
+Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options) {
+  Metrics m;
+  m.jobs = static_cast<std::int64_t>(outcome.jobs.size());
+  const auto warmup = static_cast<std::int64_t>(
+      std::floor(static_cast<double>(m.jobs) * options.warmup_fraction));
+
+  double wait_sum = 0, bsld_sum = 0, sd_sum = 0, acc_sum = 0;
+  std::vector<double> corrections, diffs, delays;
+  std::int64_t with_reservation = 0, stalled = 0, pushbacks = 0;
+  double stall_sum = 0;
+  std::array<double, kJobClasses> class_sum{};
+  std::array<std::int64_t, kJobClasses> class_count{};
+  const JobClasses classes;
+  for (const JobOutcome& j : outcome.jobs) {
+    const double wait = static_cast<double>(j.start - j.submit);
+    m.max_wait_min = std::max(m.max_wait_min, wait / 60.0);
+    m.restarts += j.restarts;
+    if (j.end_rank < warmup || j.end > outcome.last_arrival) continue;
+    ++m.counted;
+    const double run = static_cast<double>(j.runtime);
+    wait_sum += wait;
+    bsld_sum += std::max(1.0, (wait + run) / std::max(10.0, run));
+    sd_sum += (wait + run) / std::max(1.0, run);
+    const auto c = static_cast<std::size_t>(classes.of(j.runtime));
+    class_sum[c] += (wait + run) / std::max(1.0, run);
+    ++class_count[c];
+    acc_sum += j.accuracy;
+    corrections.push_back(j.corrections);
+    if (j.backfilled) ++m.backfilled;
+    if (j.first_reservation == kUnset) continue;
+    ++with_reservation;
+    const double diff = static_cast<double>(j.start - j.first_reservation) / 60.0;
+    diffs.push_back(std::abs(diff));
+    if (diff > 0) delays.push_back(diff);
+    if (j.pushbacks > 0) {
+      ++stalled;
+      pushbacks += j.pushbacks;
+      stall_sum += static_cast<double>(j.start - j.first_perfect_start) / 60.0;
+    }
+  }
+  if (m.counted > 0) {
+    const double n = static_cast<double>(m.counted);
+    m.avg_wait_min = wait_sum / n / 60.0;
+    m.avg_bsld = bsld_sum / n;
+    m.avg_slowdown = sd_sum / n;
+    m.accuracy_pct = 100.0 * acc_sum / n;
+    Distribution c = distribution_of(corrections);
+    m.corrections_mean = c.mean;
+    m.corrections_sd = c.stddev;
+    m.reservation_rate_pct = 100.0 * static_cast<double>(with_reservation) / n;
+    m.delay_rate_pct = 100.0 * static_cast<double>(delays.size()) / n;
+  }
+  for (std::size_t c = 0; c < class_sum.size(); ++c) {
+    m.avg_slowdown_class[c] = class_count[c] > 0
+                                  ? class_sum[c] / static_cast<double>(class_count[c])
+                                  : std::numeric_limits<double>::quiet_NaN();
+  }
+  m.reservation_diff_min = distribution_of(diffs);
+  m.delay_min = distribution_of(delays);
+  if (with_reservation > 0) {
+    m.stalled_rate_pct = 100.0 * static_cast<double>(stalled) / static_cast<double>(with_reservation);
+  }
+  if (stalled > 0) {
+    m.stall_time_min = stall_sum / static_cast<double>(stalled);
+    m.thieves_avg = static_cast<double>(pushbacks) / static_cast<double>(stalled);
+  }
+  const double span = static_cast<double>(outcome.last_end - outcome.first_submit);
+  if (span > 0 && outcome.procs > 0) {
+    m.utilization_pct = 100.0 * outcome.busy_proc_seconds / (span * outcome.procs);
+  }
+  if (outcome.busy_proc_seconds > 0) {
+    m.lost_work_pct = 100.0 * outcome.lost_proc_seconds / outcome.busy_proc_seconds;
+  }
+  return m;
+}
+
+}  // namespace easypp::sim

@@ -1,0 +1,163 @@
+#include "plugin/cluster_model.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace easypp::plugin {
+
+namespace {
+
+std::string base_kind(const std::string& kind) { return kind.substr(0, kind.find(':')); }
+
+// Adds `count` of `kind` to `r`: to the typed kind and to its name, where the machine
+// plans them (Slurm counts a typed GRES under both).
+void add_gres(Resources& r, const Machine& machine, const std::string& kind, std::int64_t count) {
+  const int typed = machine.find_resource(kind);
+  if (typed >= 0) r[static_cast<std::size_t>(typed)] += count;
+  const std::string base = base_kind(kind);
+  if (base == kind) return;
+  const int name = machine.find_resource(base);
+  if (name >= 0) r[static_cast<std::size_t>(name)] += count;
+}
+
+NodeSet node_set(const std::vector<std::uint32_t>& nodes, std::size_t size) {
+  NodeSet s;
+  if (nodes.empty()) return s;
+  s = NodeSet(size);
+  for (std::uint32_t n : nodes)
+    if (n < size) s.insert(n);
+  return s;
+}
+
+}  // namespace
+
+JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
+  JobRequest r;
+  r.min_nodes = std::max(1, rec.min_nodes);
+  r.max_nodes = rec.max_nodes >= r.min_nodes ? rec.max_nodes : 0;
+  const int cpt = std::max(1, rec.cpus_per_task);
+  int tasks = std::max({rec.tasks, (rec.min_cpus + cpt - 1) / cpt, r.min_nodes});
+  if (rec.cpus_per_node > 0)
+    tasks = std::max(tasks, (r.min_nodes * rec.cpus_per_node + cpt - 1) / cpt);
+  r.tasks = tasks;
+  r.per_task[kCpu] = cpt;
+  r.exclusive = rec.exclusive;
+  if (rec.all_memory) {
+    r.exclusive = true;  // every node's whole memory: nobody else fits beside it
+  } else {
+    r.per_task[kMemory] = rec.mem_per_cpu_mb * cpt;
+    r.per_node[kMemory] = rec.mem_per_node_mb;
+  }
+  for (const GresCount& g : rec.gres_per_node) add_gres(r.per_node, machine, g.kind, g.count);
+  for (const GresCount& g : rec.gres_per_task) add_gres(r.per_task, machine, g.kind, g.count);
+  if (!rec.features_left) r.features = rec.features;
+  const std::size_t n_nodes = machine.nodes().size();
+  r.required = node_set(rec.required, n_nodes);
+  r.excluded = node_set(rec.excluded, n_nodes);
+  for (const std::string& p : rec.partitions) {
+    const int index = machine.find_partition(p);
+    if (index >= 0) r.partitions.push_back(static_cast<std::size_t>(index));
+  }
+  r.reservation = rec.reservation;
+  return r;
+}
+
+ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
+  ClusterModel out;
+  Machine& m = out.machine;
+  const std::size_t n_nodes = snap.nodes.size();
+
+  // GRES kinds: every name the nodes have, then the typed kinds jobs mention (a node's
+  // types only matter when some job asks for one). Past the limit: left to Slurm.
+  auto intern = [&](const std::string& kind) {
+    if (m.find_resource(kind) >= 0) return;
+    try {
+      m.resource_index(kind);
+    } catch (const std::invalid_argument&) {
+      const std::string note = "GRES " + kind + " not planned (more than " +
+                               std::to_string(kMaxResourceKinds - 2) + " kinds)";
+      if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
+        out.notes.push_back(note);
+    }
+  };
+  for (const NodeRecord& n : snap.nodes)
+    for (const GresCount& g : n.gres)
+      if (g.kind.find(':') == std::string::npos) intern(g.kind);
+  for (const JobRecord& j : snap.waiting) {
+    for (const auto* list : {&j.request.gres_per_node, &j.request.gres_per_task})
+      for (const GresCount& g : *list) {
+        intern(base_kind(g.kind));
+        intern(g.kind);
+      }
+  }
+
+  for (const NodeRecord& rec : snap.nodes) {
+    Node node;
+    node.name = rec.name;
+    node.capacity[kCpu] = rec.cpus;
+    node.capacity[kMemory] = rec.memory_mb;
+    for (const GresCount& g : rec.gres) {
+      const int k = m.find_resource(g.kind);  // a node lists each kind once
+      if (k >= 0) node.capacity[static_cast<std::size_t>(k)] = g.count;
+    }
+    node.features = rec.features;
+    if (!rec.usable) node.windows.push_back(NodeWindow{0, kNever, {}});
+    m.add_node(std::move(node));
+  }
+  for (const ReservationRecord& r : snap.reservations) {
+    for (std::uint32_t n : r.nodes)
+      if (n < n_nodes) m.nodes()[n].windows.push_back(NodeWindow{r.start, r.end, r.name});
+  }
+  for (const PartitionRecord& p : snap.partitions) {
+    Partition part;
+    part.name = p.name;
+    part.nodes = node_set(p.nodes, n_nodes);
+    part.exclusive = p.exclusive;
+    m.add_partition(std::move(part));
+  }
+
+  for (const JobRecord& j : snap.running) {
+    auto a = std::make_shared<Allocation>();
+    for (const ShareRecord& s : j.shares) {
+      if (s.node >= n_nodes) continue;
+      NodeShare share;
+      share.node = s.node;
+      share.tasks = std::max(1, s.cpus);
+      share.amount[kCpu] = s.cpus;
+      share.amount[kMemory] = snap.nodes[s.node].memory_mb > 0 ? s.memory_mb : 0;
+      for (const GresCount& g : s.gres) add_gres(share.amount, m, g.kind, g.count);
+      a->shares.push_back(share);
+    }
+    if (a->shares.empty()) continue;
+    JobFacts f;
+    f.id = j.id;
+    f.user = j.user;
+    f.submit = j.submit;
+    f.priority = j.priority;
+    f.procs = std::max(1, j.procs);
+    f.limit = std::max<Time>(1, j.limit);
+    f.start = j.start;
+    f.allocation = std::move(a);
+    out.running.push_back(std::move(f));
+  }
+
+  for (std::size_t i = 0; i < snap.waiting.size(); ++i) {
+    const JobRecord& j = snap.waiting[i];
+    auto request = std::make_shared<JobRequest>(request_of(j.request, m));
+    // Queued only in partitions the model does not know: nowhere to plan it.
+    if (!j.request.partitions.empty() && request->partitions.empty()) continue;
+    JobFacts f;
+    f.id = j.id;
+    f.user = j.user;
+    f.submit = j.submit;
+    f.priority = j.priority;
+    f.procs = static_cast<int>(std::clamp<std::int64_t>(request->min_cpus(), 1, 1 << 30));
+    f.limit = std::max<Time>(1, j.limit);
+    f.request = std::move(request);
+    out.waiting.push_back(std::move(f));
+    out.waiting_source.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace easypp::plugin

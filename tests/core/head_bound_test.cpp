@@ -1,0 +1,192 @@
+// The bound on EASY++'s head (head_bound.h) and aged shortest-first backfilling
+// (job_order.h), on hand-made snapshots whose decisions are worked out in the comments.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/head_bound.h"
+#include "core/job_order.h"
+#include "core/job_request.h"
+#include "core/machine.h"
+#include "core/policy.h"
+#include "core/profile.h"
+#include "snapshot.h"
+
+namespace easypp {
+namespace {
+
+using test::backfills;
+using test::running;
+using test::starts;
+using test::waiting;
+
+TEST(HeadBound, PromiseIsTheFirstKillTimeStartPlusSlackAndTheGuardSticks) {
+  HeadBound b(BoundRule{10, false});
+  // Head 7 first seen: kill-time start 20, promise 30; planned 5 <= 30: not guarded.
+  EXPECT_FALSE(b.deadline(7, 5, 20));
+  EXPECT_EQ(b.promise(), 30);
+  // Its kill-time start moved to 40 (a backfill outlived its prediction): the promise stays.
+  EXPECT_FALSE(b.deadline(7, 30, 40));
+  EXPECT_EQ(b.promise(), 30);
+  // Planned 31 > 30: guarded; the deadline is the later of promise and kill-time start.
+  EXPECT_EQ(b.deadline(7, 31, 40), 40);
+  // Planned back to 10: still guarded (sticky) until another head.
+  EXPECT_EQ(b.deadline(7, 10, 25), 30);
+  // Head 8: new promise 50 + 10 = 60, not guarded.
+  EXPECT_FALSE(b.deadline(8, 50, 50));
+  EXPECT_EQ(b.promise(), 60);
+  // A head that cannot be placed on kill times is not guarded.
+  EXPECT_FALSE(b.deadline(9, 1, kNever));
+}
+
+TEST(HeadBound, GuardAlwaysGuardsFromTheFirstPass) {
+  HeadBound b(BoundRule{0, true});
+  EXPECT_EQ(b.deadline(7, 5, 20), 20);
+}
+
+// 12 processors, now 0. A (6 procs) started at 0, predicted 5, kill time 20; 6 idle.
+// H (11 procs, 10 s) does not fit: head. Predictions: 6 free on [0,5), 12 from 5: shadow 5,
+// extra 1. Kill times: 6 free on [0,20), 12 from 20: H's kill-time start is 20.
+// B (4 procs, predicted 5, estimate 30) ends by the shadow on its prediction: EASY++
+// backfills it. Its kill time 30 is past 20, and 4 > 12 - 11 = 1 extra on kill times.
+ClusterState first_pass() {
+  ClusterState s;
+  s.now = 0;
+  s.procs = 12;
+  s.running = {running(1, 6, 0, 5, 20)};
+  s.waiting = {waiting(2, 11, 10), waiting(3, 4, 5, 30)};
+  return s;
+}
+
+TEST(HeadBound, FirstPassUnguardedBackfillsAsEasyPlusPlus) {
+  for (const char* policy : {"easy++:bound=off", "easy++:bound=0"}) {
+    const Decision d = make_policy(policy)->plan(first_pass());
+    EXPECT_TRUE(backfills(d, 3)) << policy;
+    ASSERT_EQ(d.reservations.size(), 1u);
+    EXPECT_EQ(d.reservations[0].start, 5) << policy;
+  }
+}
+
+TEST(HeadBound, GuardAlwaysKeepsBackfillsInsideThePromise) {
+  // Deadline 20: B could run to 30 on 4 processors H needs: it waits.
+  EXPECT_FALSE(starts(make_policy("easy++:bound=0:guard=always")->plan(first_pass()), 3));
+  // Slack 10: promise 30, B's kill time 30 is within it.
+  EXPECT_TRUE(backfills(make_policy("easy++:bound=10:guard=always")->plan(first_pass()), 3));
+}
+
+// The second pass at 6, after B was backfilled at 0 in the first (promise 20 for H).
+// A outlived its prediction: corrected to 14 (kill time 20); B to 26 (kill time 30).
+// Idle 12 - 6 - 4 = 2. Predictions: 2 free on [6,14), 8 on [14,26), 12 from 26: H's
+// planned start 26 has slipped past its promise 20, so H is guarded. Kill times: 2 free
+// on [6,20), 8 on [20,30), 12 from 30: kill-time start 30 > 20, deadline 30, extra on
+// kill times 12 - 11 = 1.
+// C (2 procs, predicted 1, estimate 100) ends by 26 on its prediction (EASY++ starts it)
+// but could hold 2 > 1 processors at 30: the guard stops it. D (2 procs, predicted 2,
+// estimate 24) ends by 30 on its kill time: it starts instead.
+ClusterState second_pass() {
+  ClusterState s;
+  s.now = 6;
+  s.procs = 12;
+  s.running = {running(1, 6, 0, 14, 20), running(3, 4, 0, 26, 30)};
+  s.waiting = {waiting(2, 11, 10), waiting(4, 2, 1, 100), waiting(5, 2, 2, 24)};
+  return s;
+}
+
+TEST(HeadBound, SlippedHeadIsGuardedOnTheSecondPass) {
+  auto bounded = make_policy("easy++:bound=0");
+  ASSERT_TRUE(backfills(bounded->plan(first_pass()), 3));
+  const Decision d = bounded->plan(second_pass());
+  EXPECT_FALSE(starts(d, 4));
+  EXPECT_EQ(d.backfilled, std::vector<JobId>{5});
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].start, 26);  // the planned start itself is not changed
+  // Unbounded, or a fresh policy (whose promise would be today's kill-time start 30, not
+  // yet slipped past): C starts.
+  auto unbounded = make_policy("easy++:bound=off");
+  unbounded->plan(first_pass());
+  EXPECT_EQ(unbounded->plan(second_pass()).backfilled, std::vector<JobId>{4});
+  EXPECT_EQ(make_policy("easy++:bound=0")->plan(second_pass()).backfilled,
+            std::vector<JobId>{4});
+}
+
+// The same two passes on two nodes of 6 CPUs: A holds node0, H asks 11 CPUs (both nodes;
+// first fit: 6 on node0, 5 on node1), the others are CPU-only. Guarded, H is reserved on
+// kill times at the deadline on both nodes, leaving node1 one CPU: B (first pass, guard
+// always) would hold 4 of node1's CPUs at 20 and waits; in the second pass (B on node1
+// until its kill time 30) C would hold 2 of node1's CPUs past 30 and waits, D ends by 30.
+Node cpu_node(const std::string& name) {
+  Node n;
+  n.name = name;
+  n.capacity[kCpu] = 6;
+  return n;
+}
+
+void place(RunningJob& r, std::vector<std::pair<NodeIndex, int>> cpus) {
+  auto a = std::make_shared<Allocation>();
+  for (auto [n, c] : cpus) {
+    Resources amount;
+    amount[kCpu] = c;
+    a->shares.push_back({n, c, amount});
+  }
+  r.allocation = std::move(a);
+}
+
+TEST(HeadBound, OnNodesAsOnThePool) {
+  Machine m;
+  m.add_node(cpu_node("n0"));
+  m.add_node(cpu_node("n1"));
+  ClusterState first = first_pass();
+  first.machine = &m;
+  place(first.running[0], {{0, 6}});
+  EXPECT_TRUE(backfills(make_policy("easy++:bound=off")->plan(first), 3));
+  EXPECT_FALSE(starts(make_policy("easy++:bound=0:guard=always")->plan(first), 3));
+  EXPECT_TRUE(backfills(make_policy("easy++:bound=10:guard=always")->plan(first), 3));
+
+  ClusterState second = second_pass();
+  second.machine = &m;
+  place(second.running[0], {{0, 6}});
+  place(second.running[1], {{1, 4}});
+  auto bounded = make_policy("easy++:bound=0");
+  ASSERT_TRUE(backfills(bounded->plan(first), 3));
+  EXPECT_EQ(bounded->plan(second).backfilled, std::vector<JobId>{5});
+  auto unbounded = make_policy("easy++:bound=off");
+  unbounded->plan(first);
+  EXPECT_EQ(unbounded->plan(second).backfilled, std::vector<JobId>{4});
+}
+
+// now 100; jobs 1 (submitted 0, predicted 50), 2 (90, 5), 3 (10, 40).
+TEST(AgedShortestFirst, OldJobsFirstInQueueOrderThenShortest) {
+  ClusterState s;
+  s.now = 100;
+  s.waiting = {waiting(1, 1, 50), waiting(2, 1, 5), waiting(3, 1, 40)};
+  s.waiting[0].submit = 0;
+  s.waiting[1].submit = 90;
+  s.waiting[2].submit = 10;
+  std::vector<std::uint32_t> p{0, 1, 2};
+  // Age 80: 1 (waited 100) and 3 (90) are old, in queue order; then 2.
+  AgedShortestFirst(80).arrange(s, p);
+  EXPECT_EQ(p, (std::vector<std::uint32_t>{0, 2, 1}));
+  // Age 95: only 1 is old; then shortest first: 2 (5), 3 (40).
+  p = {0, 1, 2};
+  AgedShortestFirst(95).arrange(s, p);
+  EXPECT_EQ(p, (std::vector<std::uint32_t>{0, 1, 2}));
+}
+
+TEST(HeadBound, KeysAreCheckedByThePolicy) {
+  EXPECT_THROW(make_policy("easy++:bound=-1"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:bound=soon"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:guard=never"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:age=x"), std::invalid_argument);
+  // A guard without a bound would silently run unbounded.
+  EXPECT_THROW(make_policy("easy++:guard=always"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:bound=off:guard=always"), std::invalid_argument);
+  // Aging reorders shortest-first backfilling: not on easy (queue order), one order at a time.
+  EXPECT_THROW(make_policy("easy:age=3600"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:age=3600:lxfw=20"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy-sjbf:age=3600"));
+  EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:age=86400"));
+  EXPECT_NO_THROW(make_policy("easy:bound=0"));
+}
+
+}  // namespace
+}  // namespace easypp

@@ -1,0 +1,297 @@
+// The plugin's cluster snapshot -> machine model translation (cluster_model.h) and the
+// one-plan-per-pass planner on it (Planner::plan_cluster), on tiny hand-made clusters
+// whose answers were worked out by hand (each test says how).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "plugin/cluster_model.h"
+#include "plugin/planner.h"
+
+namespace easypp::plugin {
+namespace {
+
+constexpr Time kNow = 1'700'000'000;
+
+NodeRecord node(const std::string& name, int cpus, std::int64_t mem = 0,
+                std::vector<GresCount> gres = {}) {
+  NodeRecord n;
+  n.name = name;
+  n.cpus = cpus;
+  n.memory_mb = mem;
+  n.gres = std::move(gres);
+  return n;
+}
+
+JobRecord running(JobId id, std::vector<ShareRecord> shares, Time started_ago, Time limit) {
+  JobRecord r;
+  r.id = id;
+  r.user = 1000;
+  r.submit = kNow - started_ago - 10;
+  r.start = kNow - started_ago;
+  r.limit = limit;
+  r.shares = std::move(shares);
+  r.procs = 0;
+  for (const ShareRecord& s : r.shares) r.procs += s.cpus;
+  return r;
+}
+
+JobRecord waiting(JobId id, int tasks, Time limit, std::vector<std::string> partitions,
+                  std::int64_t priority) {
+  JobRecord r;
+  r.id = id;
+  r.user = 2000 + static_cast<UserId>(id);
+  r.submit = kNow - 100;
+  r.priority = priority;
+  r.limit = limit;
+  r.procs = tasks;
+  r.request.tasks = tasks;
+  r.request.min_cpus = tasks;
+  r.request.partitions = std::move(partitions);
+  return r;
+}
+
+PartitionRecord partition(const std::string& name, std::vector<std::uint32_t> nodes) {
+  PartitionRecord p;
+  p.name = name;
+  p.nodes = std::move(nodes);
+  return p;
+}
+
+Config config_with(const std::string& policy) {
+  Config c;
+  c.policy = policy;
+  return c;
+}
+
+bool starts(const GroupPlan& g, JobId id) {
+  return std::find(g.decision.start.begin(), g.decision.start.end(), id) != g.decision.start.end();
+}
+
+const Reservation* reservation_of(const GroupPlan& g, JobId id) {
+  for (const Reservation& r : g.decision.reservations)
+    if (r.job == id) return &r;
+  return nullptr;
+}
+
+TEST(ClusterModel, RequestsInSlurmTerms) {
+  ClusterSnapshot s;
+  s.nodes = {node("n0", 16, 1000, {{"gpu", 4}, {"gpu:a100", 4}}), node("n1", 16, 2000)};
+  s.nodes[1].usable = false;
+  s.partitions = {partition("p", {0, 1})};
+  s.reservations = {ReservationRecord{"r1", kNow + 10, kNow + 20, {1}}};
+  JobRecord j = waiting(1, 4, 60, {"p", "gone"}, 1);
+  j.request.cpus_per_task = 2;
+  j.request.min_cpus = 10;  // 10 CPUs at 2 per task: 5 tasks
+  j.request.mem_per_cpu_mb = 100;
+  j.request.gres_per_node = {{"gpu:a100", 2}};
+  j.request.features = {"fast", "ib"};
+  j.request.required = {0};
+  j.request.excluded = {1, 7};  // 7 is no node: skipped
+  JobRecord k = waiting(2, 1, 60, {"p"}, 1);
+  k.request.all_memory = true;
+  k.request.features = {"a", "b"};
+  k.request.features_left = true;
+  JobRecord lost = waiting(3, 1, 60, {"elsewhere"}, 1);
+  s.waiting = {j, k, lost};
+  s.running = {running(9, {{0, 3, 300, {{"gpu:a100", 1}}}, {5, 1, 1, {}}}, 10, 100)};
+
+  const ClusterModel m = build_cluster_model(s);
+  ASSERT_EQ(m.machine.nodes().size(), 2u);
+  const int gpu = m.machine.find_resource("gpu");
+  const int a100 = m.machine.find_resource("gpu:a100");
+  ASSERT_GE(gpu, 0);
+  ASSERT_GE(a100, 0);
+  EXPECT_EQ(m.machine.nodes()[0].capacity[kCpu], 16);
+  EXPECT_EQ(m.machine.nodes()[0].capacity[kMemory], 1000);
+  EXPECT_EQ(m.machine.nodes()[0].capacity[gpu], 4);
+  EXPECT_EQ(m.machine.nodes()[0].capacity[a100], 4);
+  ASSERT_EQ(m.machine.nodes()[1].windows.size(), 2u) << "down for good, and reservation r1";
+  EXPECT_TRUE(m.machine.nodes()[1].windows[0].reservation.empty());
+  EXPECT_EQ(m.machine.nodes()[1].windows[0].to, kNever);
+  EXPECT_EQ(m.machine.nodes()[1].windows[1].reservation, "r1");
+  EXPECT_EQ(m.machine.nodes()[1].windows[1].from, kNow + 10);
+
+  ASSERT_EQ(m.waiting.size(), 2u) << "job 3 is queued only in an unknown partition";
+  EXPECT_EQ(m.waiting_source, (std::vector<std::size_t>{0, 1}));
+  const JobRequest& r = *m.waiting[0].request;
+  EXPECT_EQ(r.tasks, 5);
+  EXPECT_EQ(r.per_task[kCpu], 2);
+  EXPECT_EQ(r.per_task[kMemory], 200) << "100 MB per CPU x 2 CPUs per task";
+  EXPECT_EQ(r.per_node[gpu], 2) << "a typed GRES counts under its name too";
+  EXPECT_EQ(r.per_node[a100], 2);
+  EXPECT_EQ(r.features, (std::vector<std::string>{"fast", "ib"}));
+  EXPECT_TRUE(r.required.contains(0));
+  EXPECT_TRUE(r.excluded.contains(1));
+  EXPECT_EQ(r.partitions, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(m.waiting[0].procs, 10);
+  const JobRequest& q = *m.waiting[1].request;
+  EXPECT_TRUE(q.exclusive) << "a node's whole memory: whole nodes";
+  EXPECT_TRUE(q.features.empty()) << "an expression left to select_nodes";
+
+  ASSERT_EQ(m.running.size(), 1u);
+  const Allocation& a = *m.running[0].allocation;
+  ASSERT_EQ(a.shares.size(), 1u) << "the share on unknown node 5 is skipped";
+  EXPECT_EQ(a.shares[0].amount[kCpu], 3);
+  EXPECT_EQ(a.shares[0].amount[kMemory], 300);
+  EXPECT_EQ(a.shares[0].amount[gpu], 1);
+  EXPECT_EQ(a.shares[0].amount[a100], 1);
+}
+
+TEST(ClusterModel, GresKindsPastTheLimitAreNoted) {
+  ClusterSnapshot s;
+  std::vector<GresCount> gres;
+  for (int k = 0; k < 8; ++k) gres.push_back({"g" + std::to_string(k), 1});
+  s.nodes = {node("n0", 4, 0, gres)};
+  const ClusterModel m = build_cluster_model(s);
+  EXPECT_EQ(m.machine.resource_kinds().size(), kMaxResourceKinds);
+  EXPECT_EQ(m.notes.size(), 2u) << "g6 and g7 do not fit in 8 kinds with cpu and mem";
+}
+
+// The memory case: one node of 64 CPUs and 1000 MB (CR_CPU_Memory). A (8 CPUs,
+// 900 MB) runs until its kill time now+590. H (32 CPUs, 950 MB) waits at the top: only
+// 100 MB are free, so H is reserved at now+590 on n0. L (16 CPUs, 90 MB, 20 min) fits now
+// in CPUs and memory, but at now+590 H takes 950 of the 1000 MB, leaving 50 < 90: L would
+// delay H, so it stays pending. A 5-minute L ends before now+590 and is backfilled.
+TEST(PlanCluster, MemoryBoundHeadKeepsItsReservation) {
+  for (Time l_limit : {Time{1200}, Time{300}}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 64, 1000)};
+    s.partitions = {partition("p", {0})};
+    s.running = {running(1, {{0, 8, 900, {}}}, 10, 600)};
+    JobRecord h = waiting(2, 32, 600, {"p"}, 100);
+    h.request.mem_per_node_mb = 950;
+    JobRecord l = waiting(3, 16, l_limit, {"p"}, 50);
+    l.request.mem_per_node_mb = 90;
+    s.waiting = {h, l};
+    const ClusterModel m = build_cluster_model(s);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    ASSERT_EQ(plan.groups.size(), 1u);
+    const GroupPlan& g = plan.groups[0];
+    EXPECT_FALSE(starts(g, 2));
+    const Reservation* r = reservation_of(g, 2);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->start, kNow + 590);
+    ASSERT_TRUE(r->allocation);
+    EXPECT_EQ(r->allocation->shares.at(0).node, 0u);
+    EXPECT_EQ(starts(g, 3), l_limit == 300) << "L limit " << l_limit;
+  }
+}
+
+// Two partitions on shared nodes: big = {n0, n1}, small = {n1}, 8 CPUs each. n0 is busy
+// until now+600. H (16 CPUs, big, top priority) needs both nodes: reserved at now+600 on
+// n0 and n1. L (8 CPUs, small, 20 min) fits on n1 now but would still hold it at now+600:
+// one plan for the cluster sees H's reservation and keeps L pending (planned partition by
+// partition, small would start it). S (8 CPUs, small, 5 min) ends first and starts.
+TEST(PlanCluster, OverlappingPartitionsNeverDoubleBook) {
+  for (Time l_limit : {Time{1200}, Time{300}}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 8), node("n1", 8)};
+    s.partitions = {partition("big", {0, 1}), partition("small", {1})};
+    s.running = {running(1, {{0, 8, 0, {}}}, 0, 600)};
+    s.waiting = {waiting(2, 16, 600, {"big"}, 100), waiting(3, 8, l_limit, {"small"}, 50)};
+    const ClusterModel m = build_cluster_model(s);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    ASSERT_EQ(plan.groups.size(), 1u);
+    const Reservation* r = reservation_of(plan.groups[0], 2);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->start, kNow + 600);
+    EXPECT_EQ(r->allocation->shares.size(), 2u);
+    EXPECT_EQ(starts(plan.groups[0], 3), l_limit == 300) << "L limit " << l_limit;
+  }
+}
+
+// A 4-GPU head behind 1-GPU jobs: n0 has 4 GPUs and 32 CPUs, one GPU is in use until
+// now+600. H (1 CPU, 4 GPUs) is reserved at now+600. G (1 CPU, 1 GPU, 20 min) would hold
+// a GPU past now+600: pending, although 3 GPUs and 31 CPUs are idle.
+TEST(PlanCluster, GpuHeadIsNotStarvedByOneGpuJobs) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 32, 0, {{"gpu", 4}})};
+  s.partitions = {partition("p", {0})};
+  s.running = {running(1, {{0, 1, 0, {{"gpu", 1}}}}, 0, 600)};
+  JobRecord h = waiting(2, 1, 600, {"p"}, 100);
+  h.request.gres_per_node = {{"gpu", 4}};
+  JobRecord g = waiting(3, 1, 1200, {"p"}, 50);
+  g.request.gres_per_node = {{"gpu", 1}};
+  JobRecord cpu = waiting(4, 8, 1200, {"p"}, 40);  // no GPU: starts
+  s.waiting = {h, g, cpu};
+  const ClusterModel m = build_cluster_model(s);
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  const Reservation* r = reservation_of(plan.groups[0], 2);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->start, kNow + 600);
+  EXPECT_FALSE(starts(plan.groups[0], 3));
+  EXPECT_TRUE(starts(plan.groups[0], 4));
+}
+
+// An advance reservation "maint" on n1 during [now+100, now+1000); n0 is busy until
+// now+3000. J (8 CPUs, 10 min) cannot start on n1 now (it would run into maint): its
+// earliest start is maint's end, now+1000. R names maint: it plans inside it, at now+100.
+TEST(PlanCluster, AdvanceReservationsAreWindows) {
+  for (bool in_reservation : {false, true}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 8), node("n1", 8)};
+    s.partitions = {partition("p", {0, 1})};
+    s.reservations = {ReservationRecord{"maint", kNow + 100, kNow + 1000, {1}}};
+    s.running = {running(1, {{0, 8, 0, {}}}, 0, 3000)};
+    JobRecord j = waiting(2, 8, 600, {"p"}, 100);
+    if (in_reservation) j.request.reservation = "maint";
+    s.waiting = {j};
+    const ClusterModel m = build_cluster_model(s);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    EXPECT_FALSE(starts(plan.groups[0], 2));
+    const Reservation* r = reservation_of(plan.groups[0], 2);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->start, in_reservation ? kNow + 100 : kNow + 1000);
+    EXPECT_EQ(r->allocation->shares.at(0).node, 1u);
+  }
+}
+
+// Partition policies: a partition with its own policy planned alone when it shares no
+// node (solo), with the global policy when it does (shared overlaps main).
+TEST(PlanCluster, PartitionPoliciesOnlyForDisjointPartitions) {
+  Config c = config_with("easy++");
+  c.partition_policy = {{"solo", "easy"}, {"shared", "conservative"}};
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8), node("n1", 8), node("n2", 8)};
+  s.partitions = {partition("main", {0, 1}), partition("shared", {1}), partition("solo", {2})};
+  s.waiting = {waiting(1, 8, 60, {"solo"}, 10), waiting(2, 8, 60, {"shared"}, 5),
+               waiting(3, 4, 60, {"main", "solo"}, 1)};
+  const ClusterModel m = build_cluster_model(s);
+  Planner planner(c);
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_EQ(plan.groups[0].policy, "easy++");
+  EXPECT_EQ(plan.groups[0].partitions, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(plan.groups[1].policy, "easy");
+  EXPECT_EQ(plan.groups[1].partitions, (std::vector<std::size_t>{2}));
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_NE(plan.notes[0].find("shared"), std::string::npos);
+  EXPECT_TRUE(starts(plan.groups[1], 1));
+  EXPECT_TRUE(starts(plan.groups[0], 2));
+  EXPECT_TRUE(starts(plan.groups[0], 3)) << "planned in its first partition's group";
+  ASSERT_EQ(plan.groups[0].decision.start_allocations.size(), 2u);
+  EXPECT_NE(plan.groups[0].decision.start_allocations[1]->shares.at(0).node, 2u)
+      << "never on solo's node from the main group";
+}
+
+TEST(PlanCluster, PoolPoliciesAreRecognised) {
+  Config c = config_with("easy++");
+  c.partition_policy = {{"mqp", "mq"}};
+  Planner planner(c);
+  EXPECT_TRUE(planner.plans_on_nodes("batch"));
+  EXPECT_FALSE(planner.plans_on_nodes("mqp"));
+}
+
+}  // namespace
+}  // namespace easypp::plugin
