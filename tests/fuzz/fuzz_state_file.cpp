@@ -1,7 +1,7 @@
 // The predictor's state file (predictor/state_file.cpp) on any bytes: parse_state either
 // rejects it with a reason or fills a model that then predicts; never crashes, and a
 // rejected document leaves the model as it was. The first byte picks the spec (the
-// extended window type reads the by_estimate table).
+// extended window type reads the by_estimate table, learned the schema-2 model).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,9 +16,9 @@ using namespace easypp::predictor;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   static const char* const kSpecs[] = {"", "history:type=extended,window=3", "history:fallback=relative",
-                                       "last"};
+                                       "last", "learned"};
   std::string error;
-  auto spec = parse_spec(kSpecs[data[0] % 4], error);
+  auto spec = parse_spec(kSpecs[data[0] % 5], error);
   if (!spec) __builtin_trap();
   RuntimeModel model(*spec);
   std::string why, where;
