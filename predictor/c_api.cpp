@@ -19,6 +19,8 @@ struct epp_predictor {
   explicit epp_predictor(const easypp::predictor::Spec& spec) : model(spec) {}
   mutable std::mutex mu;
   RuntimeModel model;
+  // A state file of a newer schema this handle refused to load: never overwritten by it.
+  std::string newer_state_path;
 };
 
 extern "C" {
@@ -84,6 +86,12 @@ int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen)
   try {
     std::lock_guard lock(p->mu);
     std::string error;
+    if (!p->newer_state_path.empty() && p->newer_state_path == path) {
+      easypp::predictor::set_error(err, errlen,
+                                   std::string(path) + ": holds a newer easypp's state; not overwriting it "
+                                                       "(move it away to save this history there)");
+      return -1;
+    }
     if (!easypp::predictor::save_state(p->model, path, error)) {
       easypp::predictor::set_error(err, errlen, error);
       return -1;
@@ -105,14 +113,16 @@ int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
   try {
     std::lock_guard lock(p->mu);
     std::string error;
-    int rc = easypp::predictor::load_state(p->model, path, error);
-    if (rc != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
-    return rc;
-  } catch (const std::exception& e) {
-    p->model.clear();
+    auto outcome = easypp::predictor::load_state(p->model, path, error);
+    if (outcome.newer_schema)
+      p->newer_state_path = path;
+    else if (p->newer_state_path == path)
+      p->newer_state_path.clear();
+    if (outcome.result != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
+    return outcome.result;
+  } catch (const std::exception& e) {  // the model is only replaced by a complete load
     easypp::predictor::set_error(err, errlen, std::string(path) + ": " + e.what());
   } catch (...) {
-    p->model.clear();
     easypp::predictor::set_error(err, errlen, std::string(path) + ": unexpected error");
   }
   return EPP_LOAD_ERROR;

@@ -1,5 +1,6 @@
 #include "state_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <sys/stat.h>
@@ -50,6 +51,34 @@ std::string directory_of(const std::string& path) {
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string owner_mismatch(const std::string& path, uid_t owner) {
+  return path + ": owned by uid " + std::to_string(owner) + ", not by uid " + std::to_string(::geteuid()) +
+         " (this process)";
+}
+
+// Temporary files of saves killed before their rename: BASE.tmp-XXXXXX, regular, ours,
+// untouched for kStaleTemporarySeconds (a save in progress elsewhere is never that old).
+void remove_stale_temporaries(const std::string& path) {
+  const std::string dir = directory_of(path);
+  const std::string prefix = base_of(path) + ".tmp-";
+  std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.c_str()), &::closedir);
+  if (!d) return;
+  const std::time_t now = std::time(nullptr);
+  while (const dirent* e = ::readdir(d.get())) {
+    std::string_view name(e->d_name);
+    if (name.size() != prefix.size() + 6 || name.substr(0, prefix.size()) != prefix) continue;
+    struct stat st;
+    if (::fstatat(::dirfd(d.get()), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || now - st.st_mtime < kStaleTemporarySeconds) continue;
+    ::unlinkat(::dirfd(d.get()), e->d_name, 0);
+  }
 }
 
 json_t* run_array(const Run& r) {
@@ -344,6 +373,7 @@ std::string set_aside(const std::string& path, std::string& error) {
 }  // namespace
 
 bool save_state(const RuntimeModel& model, const std::string& path, std::string& error) {
+  const std::string kept = "; the previous state file is kept";
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
@@ -354,15 +384,21 @@ bool save_state(const RuntimeModel& model, const std::string& path, std::string&
       error = path + ": exists and is not a regular file";
       return false;
     }
+    // Replacing it would hand the owner's file to us (mode 0600): its owner could no
+    // longer read it. An admin's mistake or someone else's file; either way not ours.
+    if (st.st_uid != ::geteuid()) {
+      error = owner_mismatch(path, st.st_uid) + "; refusing to replace it (chown or remove it)";
+      return false;
+    }
   }
   Json doc = to_json(model);
   if (!doc) {
-    error = path + ": could not build the JSON document (out of memory)";
+    error = path + ": could not build the JSON document (out of memory)" + kept;
     return false;
   }
   std::unique_ptr<char, decltype(&std::free)> text(json_dumps(doc.get(), JSON_COMPACT), &std::free);
   if (!text) {
-    error = path + ": could not serialise the state (out of memory)";
+    error = path + ": could not serialise the state (out of memory)" + kept;
     return false;
   }
   std::string tmp = path + ".tmp-XXXXXX";
@@ -371,23 +407,23 @@ bool save_state(const RuntimeModel& model, const std::string& path, std::string&
   Fd fd(::mkostemp(tmpl.data(), O_CLOEXEC));  // O_EXCL, mode 0600: never follows a link
   tmp.assign(tmpl.data());
   if (fd.get() < 0) {
-    error = sys_error(tmp, "cannot create temporary file");
+    error = sys_error(path, "cannot create a temporary file beside it") + kept;
     return false;
   }
   bool ok = ::fchmod(fd.get(), 0600) == 0 && write_all(fd.get(), text.get(), std::strlen(text.get())) &&
             write_all(fd.get(), "\n", 1) && ::fsync(fd.get()) == 0;
   if (!ok) {
-    error = sys_error(tmp, "cannot write");
+    error = sys_error(path, "cannot write the new state") + kept;
     ::unlink(tmp.c_str());
     return false;
   }
   if (::close(fd.release()) != 0) {
-    error = sys_error(tmp, "cannot close");
+    error = sys_error(path, "cannot close the new state") + kept;
     ::unlink(tmp.c_str());
     return false;
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = sys_error(path, "cannot rename the temporary file into place");
+    error = sys_error(path, "cannot rename the temporary file into place") + kept;
     ::unlink(tmp.c_str());
     return false;
   }
@@ -400,25 +436,59 @@ bool save_state(const RuntimeModel& model, const std::string& path, std::string&
   return true;
 }
 
-int load_state(RuntimeModel& model, const std::string& path, std::string& error) {
-  model.clear();
-  Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string& why, std::string& where) {
+  json_error_t jerr;
+  Json root(json_loadb(text.data(), text.size(), 0, &jerr));
+  where.clear();
+  if (!root) {
+    why = "not valid JSON (" + std::string(jerr.text) + ")";
+    where = ":" + std::to_string(jerr.line) + ":" + std::to_string(jerr.column);
+    return ParseOutcome::Corrupt;
+  }
+  if (!json_is_object(root.get())) {
+    why = "not a JSON object";
+    return ParseOutcome::Corrupt;
+  }
+  // A newer easypp's file is not corrupt: a downgrade must leave it for the upgrade back.
+  json_t* format = json_object_get(root.get(), "format");
+  json_t* schema = json_object_get(root.get(), "schema");
+  if (json_is_string(format) && std::strcmp(json_string_value(format), kFormat) == 0 && json_is_integer(schema) &&
+      json_integer_value(schema) > kStateSchema) {
+    why = "schema=" + std::to_string(json_integer_value(schema)) + ": written by a newer easypp (this library reads up to " +
+          std::to_string(kStateSchema) + ")";
+    return ParseOutcome::Newer;
+  }
+  RuntimeModel fresh(model.spec());
+  if (!from_json(root.get(), fresh, why)) return ParseOutcome::Corrupt;
+  model = std::move(fresh);
+  return ParseOutcome::Ok;
+}
+
+LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error) {
+  remove_stale_temporaries(path);
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) {
     if (errno == ENOENT) {
       error = path + ": no state file; starting empty";
-      return EPP_LOAD_MISSING;
+      return {EPP_LOAD_MISSING};
     }
     if (errno == ELOOP) {
       error = path + ": is a symlink; refusing to read it";
-      return EPP_LOAD_ERROR;
+      return {EPP_LOAD_ERROR};
     }
     error = sys_error(path, "cannot open");
-    return EPP_LOAD_ERROR;
+    return {EPP_LOAD_ERROR};
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     error = path + ": not a regular file";
-    return EPP_LOAD_ERROR;
+    return {EPP_LOAD_ERROR};
+  }
+  // Someone else's file in our place: its content is not ours to trust. Root (an admin
+  // inspecting the plugin's file with easypp-predict) may read any.
+  if (st.st_uid != ::geteuid() && ::geteuid() != 0) {
+    error = owner_mismatch(path, st.st_uid) + "; refusing to read it (chown or remove it)";
+    return {EPP_LOAD_ERROR};
   }
   std::string text;
   char buf[65536];
@@ -427,32 +497,27 @@ int load_state(RuntimeModel& model, const std::string& path, std::string& error)
     if (n < 0) {
       if (errno == EINTR) continue;
       error = sys_error(path, "cannot read");
-      return EPP_LOAD_ERROR;
+      return {EPP_LOAD_ERROR};
     }
     if (n == 0) break;
     text.append(buf, static_cast<std::size_t>(n));
   }
-  json_error_t jerr;
-  Json root(json_loadb(text.data(), text.size(), 0, &jerr));
   std::string why, where;
-  if (!root) {
-    // Reads "PATH:LINE:COLUMN: corrupt state: not valid JSON (...)".
-    why = "not valid JSON (" + std::string(jerr.text) + ")";
-    where = ":" + std::to_string(jerr.line) + ":" + std::to_string(jerr.column);
-  } else if (!json_is_object(root.get())) {
-    why = "not a JSON object";
-  } else {
-    RuntimeModel fresh(model.spec());
-    if (from_json(root.get(), fresh, why)) {
-      model = std::move(fresh);
-      return EPP_LOAD_OK;
-    }
+  switch (parse_state(text, model, why, where)) {
+    case ParseOutcome::Ok:
+      return {EPP_LOAD_OK};
+    case ParseOutcome::Newer:
+      error = path + ": " + why + "; left untouched and not overwritten (history is not saved until it is moved away)";
+      return {EPP_LOAD_ERROR, true};
+    case ParseOutcome::Corrupt:
+      break;
   }
+  // Reads "PATH:LINE:COLUMN: corrupt state: not valid JSON (...)" for a syntax error.
   error = path + where + ": corrupt state: " + why;
   std::string aside = set_aside(path, error);
   if (!aside.empty()) error += "; set aside as " + aside;
   error += "; starting empty (rebuild it from accounting records)";
-  return EPP_LOAD_CORRUPT;
+  return {EPP_LOAD_CORRUPT};
 }
 
 }  // namespace easypp::predictor

@@ -3,6 +3,7 @@
 #define EASYPP_PREDICTOR_STATE_FILE_H
 
 #include <string>
+#include <string_view>
 
 #include "runtime_model.h"
 
@@ -13,14 +14,34 @@ namespace easypp::predictor {
 inline constexpr int kStateSchema = 2;
 inline constexpr int kOldestStateSchema = 1;
 
-// Temp file in the same directory, fsync, rename, fsync of the directory; mode 0600;
-// a symlink at `path` is refused. False with a message naming the path on failure.
+// Temp file in the same directory, fsync, rename, fsync of the directory; mode 0600.
+// Refused, leaving the file in place: a symlink or non-regular file at `path`, or a file
+// owned by another user. On any failure the previous file is kept (a write cut short by
+// a full disk or a kill leaves at most a PATH.tmp-XXXXXX, removed by a later load) and
+// `error` is one line naming the path.
 bool save_state(const RuntimeModel& model, const std::string& path, std::string& error);
 
-// Replaces the model's histories with the file's. Returns an epp_load_result. A corrupt
-// file (bad JSON, wrong schema, bad values) is renamed PATH.corrupt-YYYYmmddTHHMMSS (UTC)
-// and the model starts empty.
-int load_state(RuntimeModel& model, const std::string& path, std::string& error);
+// What a load found. Only Ok changes the model: on every other outcome the model keeps
+// the history it had, so a failed reload never loses what was learnt in memory.
+struct LoadOutcome {
+  int result = 0;             // an epp_load_result
+  bool newer_schema = false;  // a newer easypp's file: left untouched, must not be overwritten
+};
+
+// Reads PATH (O_NOFOLLOW; refused if owned by another user). A corrupt file (bad JSON,
+// another format, bad values) is renamed PATH.corrupt-YYYYmmddTHHMMSS (UTC) and gives
+// EPP_LOAD_CORRUPT; a file of a newer schema is left in place and gives EPP_LOAD_ERROR.
+// Also removes temporary files of saves killed midway (PATH.tmp-XXXXXX of ours, older
+// than kStaleTemporarySeconds).
+LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error);
+
+inline constexpr long kStaleTemporarySeconds = 600;
+
+// The parsing half of load_state, on a document in memory (also what the fuzzer drives).
+// Fills `model` only on Ok; else `why` says what is wrong, and `where` is ":LINE:COLUMN"
+// for a JSON syntax error (else empty).
+enum class ParseOutcome { Ok, Corrupt, Newer };
+ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string& why, std::string& where);
 
 }  // namespace easypp::predictor
 

@@ -11,13 +11,17 @@ bool RunRing::add(const Run& run) {
   if (size_ == capacity_) {
     if (pos == 0) return false;  // older than all kept runs of a full ring
     // Drop the oldest: shift the window start, the insert position moves down by one.
-    head_ = (head_ + 1) % kMaxWindow;
+    head_ = head_ + 1 == capacity_ ? 0 : head_ + 1;
     --size_;
     --pos;
     for (std::size_t i = size_; i > pos; --i) slot(i) = slot(i - 1);
     slot(pos) = run;
     ++size_;
     return false;
+  }
+  if (runs_.size() == size_) {  // not full, so head_ == 0: one more slot at the end
+    if (runs_.size() == runs_.capacity()) runs_.reserve(std::min(capacity_, std::max<std::size_t>(2, 2 * size_)));
+    runs_.emplace_back();
   }
   for (std::size_t i = size_; i > pos; --i) slot(i) = slot(i - 1);
   slot(pos) = run;
@@ -46,6 +50,9 @@ void SeenJobs::insert(std::uint64_t id, std::int64_t end) {
     head_ = (head_ + 1) % kSeenIds;  // forget the oldest
     --size_;
     --pos;
+  } else if (ids_.size() == size_) {  // not full, so head_ == 0: one more slot at the end
+    ids_.push_back(0);
+    ends_.push_back(0);
   }
   for (std::size_t i = size_; i > pos; --i) {
     ids_[(head_ + i) % kSeenIds] = ids_[(head_ + i - 1) % kSeenIds];

@@ -22,21 +22,29 @@ struct Run {
 
 // The most recent runs, oldest first, ordered by end time (ties: arrival order), so an
 // import of accounting records in any order builds the same history as a live feed.
+// Storage grows with the runs kept, up to `capacity` (<= kMaxWindow): a user with one run
+// costs one Run, not kMaxWindow (most users of a big site have few).
 class RunRing {
  public:
   explicit RunRing(std::size_t capacity = kMaxWindow) : capacity_(capacity) {}
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
-  // i = 0 is the oldest kept run, size()-1 the most recent.
-  const Run& at(std::size_t i) const { return runs_[(head_ + i) % kMaxWindow]; }
+  // i = 0 is the oldest kept run, size()-1 the most recent. Until the ring is full head_
+  // is 0, so the index stays inside the storage grown so far.
+  const Run& at(std::size_t i) const { return runs_[index(i)]; }
   const Run& newest() const { return at(size_ - 1); }
   // Returns true if the ring grew (false: it was full and dropped its oldest run, or the
   // run is older than everything kept in a full ring and was not stored).
   bool add(const Run& run);
 
  private:
-  Run& slot(std::size_t i) { return runs_[(head_ + i) % kMaxWindow]; }
-  std::array<Run, kMaxWindow> runs_{};
+  // head_ + i < 2 * capacity_: one subtraction, not a division by a run-time modulus.
+  std::size_t index(std::size_t i) const {
+    const std::size_t j = head_ + i;
+    return j < capacity_ ? j : j - capacity_;
+  }
+  Run& slot(std::size_t i) { return runs_[index(i)]; }
+  std::vector<Run> runs_;
   std::size_t capacity_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
@@ -47,7 +55,7 @@ class RunRing {
 // and the job ended no later than the oldest kept one: such a run could not enter the
 // 30-run history any more. Id 0 means "unknown" and is never deduplicated. Kept as a circular
 // buffer ordered by end time, so the usual arrival (the newest end) is O(1); the id scan
-// runs over a plain array the compiler vectorises.
+// runs over a plain array the compiler vectorises. Like RunRing, storage grows with use.
 class SeenJobs {
  public:
   static constexpr std::size_t kSeenIds = 128;
@@ -59,9 +67,9 @@ class SeenJobs {
   std::int64_t end_at(std::size_t i) const { return ends_[(head_ + i) % kSeenIds]; }
 
  private:
-  std::array<std::uint64_t, kSeenIds> ids_{};  // 0 in unused slots
-  std::uint64_t high_water_ = 0;               // largest id ever inserted: above it, new for sure
-  std::array<std::int64_t, kSeenIds> ends_{};
+  std::vector<std::uint64_t> ids_;  // 0 in unused slots
+  std::uint64_t high_water_ = 0;    // largest id ever inserted: above it, new for sure
+  std::vector<std::int64_t> ends_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 };

@@ -94,12 +94,15 @@ EPP_API int64_t epp_correct(const epp_predictor *p, const epp_job *job, int64_t 
 EPP_API int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64_t end, int end_state);
 
 /* Persistence (JSON, schema-versioned, atomic write, mode 0600, no symlinks followed).
- * Schema 2 adds the learned model; files without one are still written as schema 1. */
+ * Schema 2 adds the learned model; files without one are still written as schema 1.
+ * Only EPP_LOAD_OK changes the handle's history; on every other result it keeps what it
+ * had (empty for a new handle). A failed save keeps the previous file. */
 enum epp_load_result {
   EPP_LOAD_OK = 0,
   EPP_LOAD_MISSING = 1,  /* no file: start empty */
   EPP_LOAD_CORRUPT = 2,  /* set aside as NAME.corrupt-TIMESTAMP; start empty, rebuild */
-  EPP_LOAD_ERROR = 3     /* could not read (permissions, symlink...): message in err */
+  EPP_LOAD_ERROR = 3     /* could not read (permissions, symlink, another user's file, a
+                            newer schema, which this handle then never overwrites): message in err */
 };
 EPP_API int epp_save(const epp_predictor *p, const char *path, char *err, size_t errlen);
 EPP_API int epp_load(epp_predictor *p, const char *path, char *err, size_t errlen);

@@ -117,18 +117,19 @@ TEST_F(StateFile, LoadRefusesASymlink) {
 
 class CorruptState : public StateFile {
  protected:
-  // Loads `text`, expects EPP_LOAD_CORRUPT, an empty predictor, and the file set aside.
+  // Loads `text`, expects EPP_LOAD_CORRUPT, the predictor's history unchanged, and the
+  // file set aside.
   void expect_corrupt(const std::string& text, const std::string& reason) {
     write(text);
     auto p = make_predictor("");
-    teach(p.get(), 99, 1, 100, 10, 5000);  // state before the load is dropped too
+    teach(p.get(), 99, 1, 100, 10, 5000);  // history before the load is kept
     EXPECT_EQ(load(p.get()), EPP_LOAD_CORRUPT);
     std::string err = err_;
     EXPECT_EQ(err.rfind(path_, 0), 0u) << err;
     EXPECT_NE(err.find(reason), std::string::npos) << err;
     EXPECT_NE(err.find("set aside as " + path_ + ".corrupt-"), std::string::npos) << err;
     EXPECT_EQ(err.find('\n'), std::string::npos);
-    EXPECT_EQ(epp_predictor_users(p.get()), 0u);
+    EXPECT_EQ(epp_predictor_users(p.get()), 1u);
     EXPECT_FALSE(fs::exists(path_));
     auto rest = others();
     ASSERT_EQ(rest.size(), 1u);
@@ -150,9 +151,10 @@ TEST_F(CorruptState, Garbage) { expect_corrupt("\x01\x02garbage{", "not valid JS
 
 TEST_F(CorruptState, EmptyFile) { expect_corrupt("", "not valid JSON"); }
 
+// A newer schema is not corrupt (test_state_file_faults.cpp); an older or bogus one is.
 TEST_F(CorruptState, WrongSchemaVersion) {
-  expect_corrupt(R"({"format":"easypp-predictor-state","schema":3,"spec":"","users":[]})",
-                 "schema=3: unsupported schema version (this library reads 1-2)");
+  expect_corrupt(R"({"format":"easypp-predictor-state","schema":0,"spec":"","users":[]})",
+                 "schema=0: unsupported schema version (this library reads 1-2)");
 }
 
 TEST_F(CorruptState, NotOurFormat) { expect_corrupt(R"({"hello":"world"})", "format: expected"); }

@@ -1,0 +1,37 @@
+// History per user is capped as documented (easypp-predict(1), admin guide): the 30 most
+// recent runs, whatever the number of jobs; out-of-order ends keep the 30 latest ends.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "predictor_fixture.h"
+
+namespace easypp::test {
+namespace {
+
+TEST(Bounds, AThousandRunsKeepTheThirtyMostRecent) {
+  auto p = make_predictor("");
+  for (int i = 1; i <= 1000; ++i) teach(p.get(), i, 7, 3600, i, 100000 + 10 * i);
+  EXPECT_EQ(epp_predictor_records(p.get()), 30u);
+  std::vector<epp_run> runs(40);
+  ASSERT_EQ(epp_user_runs(p.get(), 7, runs.data(), runs.size()), 30u);
+  EXPECT_EQ(runs[0].runtime, 971);   // oldest kept: run 971 (1000 - 30 + 1)
+  EXPECT_EQ(runs[29].runtime, 1000);  // newest
+  EXPECT_EQ(predict(p.get(), 7, 3600), 1000);  // window=2: (999 + 1000) / 2 rounded up
+}
+
+// Ends arriving out of order while the ring fills and after: the ring keeps the 30 latest
+// ends in end order (worked by hand: ends 100..139 fed as 139, 100, 138, 101, ...).
+TEST(Bounds, OutOfOrderEndsKeepTheLatestInOrder) {
+  auto p = make_predictor("history:window=30");
+  for (int k = 0; k < 20; ++k) {
+    teach(p.get(), 1000 + 2 * k, 7, 3600, 50, 10000 + 139 - k);
+    teach(p.get(), 1001 + 2 * k, 7, 3600, 50, 10000 + 100 + k);
+  }
+  std::vector<epp_run> runs(30);
+  ASSERT_EQ(epp_user_runs(p.get(), 7, runs.data(), runs.size()), 30u);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(runs[i].end, 10000 + 110 + i) << i;
+}
+
+}  // namespace
+}  // namespace easypp::test
