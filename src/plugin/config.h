@@ -32,7 +32,9 @@ struct Config {
   int max_starts = 0;  // easypp_max_starts, 0..100000
   // Pending tasks of one job array planned per pass (each may start; stock backfill
   // starts one task per array per test).
-  int array_tasks = 100;  // easypp_array_tasks, 1..10000
+  // 1,000 by default: more than the tasks one pass can start on most clusters, so an array
+  // of short tasks is never held back by the plan (a cap of 100 left a 128-CPU testbed idle).
+  int array_tasks = 1000;  // easypp_array_tasks, 1..10000
   // Waiting jobs of one user planned per pass at most (stock: bf_max_job_user); the
   // user's other jobs wait for a later pass without a reservation; 0: no limit.
   int max_job_user = 0;  // easypp_max_job_user, 0..100000
