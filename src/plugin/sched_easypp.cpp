@@ -140,8 +140,6 @@ class Scheduler {
       info("sched/easypp: stock backfill's SchedulerParameters ignored: %s", keys.c_str());
     }
 
-    // Keep what the old planner learnt: it is loaded back from the state file below.
-    if (planner_) save_history(true);
     std::unique_ptr<Planner> planner;
     try {
       planner = std::make_unique<Planner>(parsed.config);
@@ -151,26 +149,38 @@ class Scheduler {
       planner = std::make_unique<Planner>(parsed.config);
     }
     config_ = parsed.config;
+    // The old planner hands what it learnt over in memory, not through the state file: a
+    // save failing here (a full disk) would lose everything learnt since the last one.
+    const std::unique_ptr<Planner> old = std::move(planner_);
     planner_ = std::move(planner);
+    const std::string old_state_file = state_file_;
     state_file_ = config_.state_file.empty() ? state_dir + "/easypp/predictor.json"
                                              : config_.state_file;
     if (::mkdir(dirname_of(state_file_).c_str(), 0700) != 0 && errno != EEXIST)
       error("sched/easypp: cannot create %s: %s; history will not be saved",
             dirname_of(state_file_).c_str(), std::strerror(errno));
     std::string err;
-    const int loaded = planner_->load(state_file_, err);
+    int loaded = old ? planner_->take_history(*old, err) : EPP_LOAD_MISSING;
+    const bool handed_over = loaded == EPP_LOAD_OK;
+    if (loaded == EPP_LOAD_ERROR)
+      error("sched/easypp: predictor history not handed over to the new configuration (%s); "
+            "loading %s", err.c_str(), state_file_.c_str());
+    if (!handed_over) loaded = planner_->load(state_file_, err);
     if (loaded == EPP_LOAD_OK || loaded == EPP_LOAD_MISSING) {
       info("sched/easypp: policy=%s%s%s, predictor history %s (%zu records)",
            config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
            config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
-           loaded == EPP_LOAD_OK ? ("loaded from " + state_file_).c_str() : "starts empty",
+           handed_over                 ? "kept in memory"
+           : loaded == EPP_LOAD_OK     ? ("loaded from " + state_file_).c_str()
+                                       : "starts empty",
            planner_->history_records());
     } else {
       error("sched/easypp: predictor history %s not loaded (%s); starting empty",
             state_file_.c_str(), err.c_str());
     }
     last_save_ = time(nullptr);
-    dirty_ = false;
+    // Handed over: unsaved history stays to be saved (at once into a new state file).
+    dirty_ = handed_over && (dirty_ || state_file_ != old_state_file);
     if (planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
         accounting == "accounting_storage/slurmdbd")
       bootstrap_from_slurmdbd(cluster, slurm_uid);
@@ -219,11 +229,18 @@ class Scheduler {
     const time_t now = time(nullptr);
     if (!force && now - last_save_ < config_.save_interval) return;
     std::string err;
-    if (!planner_->save(state_file_, err))
-      error("sched/easypp: saving predictor history to %s failed: %s", state_file_.c_str(),
-            err.c_str());
-    else
+    if (planner_->save(state_file_, err)) {
+      if (!save_error_.empty())
+        info("sched/easypp: predictor history saved to %s again", state_file_.c_str());
+      save_error_.clear();
       dirty_ = false;
+    } else if (err != save_error_) {
+      // Once until it changes: a lasting cause (a newer easypp's state file, a full disk)
+      // would otherwise be logged every save interval.
+      error("sched/easypp: saving predictor history to %s failed: %s (not logged again "
+            "until the error changes)", state_file_.c_str(), err.c_str());
+      save_error_ = err;
+    }
     last_save_ = now;
   }
 
@@ -653,6 +670,7 @@ class Scheduler {
   std::string state_file_;
   time_t last_save_ = 0;
   bool dirty_ = false;
+  std::string save_error_;  // the last save's error, logged once
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
   time_t seen_at_ = 0;    // when the stamps above were taken
   bool recheck_ = false;  // one of them was of that very second
