@@ -316,7 +316,8 @@ class Scheduler {
         snap = read_cluster(jobs, now, config_.array_tasks);
         for (const ClusterJob& c : jobs) {
           QueuedByName& w = where[c.id];
-          for (const QueuedJob& q : c.in) w.partitions.emplace_back(partition_name(q.partition), q.priority);
+          for (const QueuedJob& q : c.in)
+            w.choices.push_back({partition_name(q.partition), q.priority, q.qos_id});
         }
         read_at = stamps_now();
         if (round == 0) seen = read_at;
@@ -365,30 +366,11 @@ class Scheduler {
     return bitmap;
   }
 
-  // Where a queued job may start, by name (pointers do not survive an unlock).
+  // Where, and under which QOS, a queued job may start (its queue records, by name and
+  // id: pointers do not survive an unlock).
   struct QueuedByName {
-    std::vector<std::pair<std::string, std::uint32_t>> partitions;  // priority order
+    std::vector<StartChoice> choices;  // priority order
   };
-
-  // The partition to start a job in: the first it is queued in (priority order) that
-  // still exists and holds every node the plan gave it.
-  static part_record_t* partition_for(const QueuedByName& where, const bitstr_t* nodes,
-                                      std::uint32_t& priority) {
-    part_record_t* first = nullptr;
-    for (const auto& [name, prio] : where.partitions) {
-      part_record_t* part = find_part_record(const_cast<char*>(name.c_str()));
-      if (!part) continue;
-      if (!first) {
-        first = part;
-        priority = prio;
-      }
-      if (part->node_bitmap && bit_super_set(const_cast<bitstr_t*>(nodes), part->node_bitmap)) {
-        priority = prio;
-        return part;
-      }
-    }
-    return first;
-  }
 
   // The queued jobs planned on nodes: those of partitions whose policy plans nodes, less
   // the ones found not runnable earlier in the pass and those past easypp_max_job_user.
@@ -439,17 +421,18 @@ class Scheduler {
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
         OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
-        std::uint32_t priority = 0;
-        part_record_t* part = partition_for(w->second, nodes.get(), priority);
-        if (!part) continue;  // its partitions went away while we planned
         const bool backfilled =
             std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
-        const int rc = start_job(job, part, priority, backfilled, nodes.get());
+        part_record_t* part = nullptr;
+        const int rc = start_job(job, w->second.choices, backfilled, nodes.get(), &part);
+        if (!part) continue;  // its partitions went away while we planned
         if (rc == SLURM_SUCCESS) {
           count_start(counts, backfilled);
-          info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
+          const char* qos = compat::chosen_qos_name(job);
+          info("sched/easypp: started JobId=%u in %s on %s (%s%s)%s%s", job->job_id,
                partition_name(part).c_str(), job->nodes ? job->nodes : "?",
-               group.policy.c_str(), backfilled ? ", backfilled" : "");
+               group.policy.c_str(), backfilled ? ", backfilled" : "", *qos ? " under QOS " : "",
+               qos);
           continue;
         }
         ++counts.refused;
