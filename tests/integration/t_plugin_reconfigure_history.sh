@@ -36,3 +36,17 @@ assert_eq 2 "$(records_after)" "records after scontrol reconfigure on $version (
 c=$(tb_submit 1 1 after "sleep 1")
 wait_state "$c" COMPLETED 20
 note "ok: Slurm $version kept both jobs' history across the reconfigure ($expected)"
+
+# A newer easypp's state file (a downgrade): every save is refused while it stays, and the
+# error is logged once, not every save interval (here every second for 4 s).
+tb_set_params easypp_interval=1,easypp_save_interval=1
+sleep 2  # what is learnt gets saved; then the newer file replaces it, loaded at the restart
+printf '{"format":"easypp-predictor-state","schema":99,"spec":"","users":[]}\n' > "$state"
+tb_restart_ctld
+from=$(wc -l < "$log")
+d=$(tb_submit 1 1 newer "sleep 1")
+wait_state "$d" COMPLETED 20
+sleep 4
+refused=$(tail -n +"$((from + 1))" "$log" | grep -c "saving predictor history to $state failed: .*newer easypp" || true)
+assert_eq 1 "$refused" "save errors logged for a newer state file (saves every second)"
+grep -q '"schema":99' "$state" || fail "the newer state file was overwritten"
