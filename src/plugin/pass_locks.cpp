@@ -38,10 +38,10 @@ void PassLocks::release() {
   unlock_slurmctld(kPassLocks);
 }
 
-Yield PassLocks::poll() {
+Yield PassLocks::poll(long interval_usec) {
   if (!held_) return Yield::none;
   const auto held = std::chrono::steady_clock::now() - since_;
-  if (held < std::chrono::microseconds(rules_.interval_usec) &&
+  if (held < std::chrono::microseconds(interval_usec) &&
       !many_pending_rpcs(rules_.max_rpc_cnt))
     return Yield::none;
   const time_t job = stamp(last_job_update), node = stamp(last_node_update);

@@ -38,7 +38,10 @@ class PassLocks {
   // A yield point (between records): when the hold has lasted `interval` or many RPCs
   // wait, gives the locks back for `sleep` (longer while RPCs stay above max(max_rpc_cnt
   // / 10, 20), as stock), takes them again and says what may have gone stale.
-  Yield poll();
+  Yield poll() { return poll(rules_.interval_usec); }
+  // The same with a shorter interval: before a step that cannot yield inside (Slurm's
+  // build_job_queue), so that the hold it ends does not grow by a whole interval.
+  Yield poll(long interval_usec);
   YieldPoint point() {
     return [this] { return poll(); };
   }

@@ -73,6 +73,7 @@ struct PassCounts {
   int not_runnable = 0;  // queue records left out for limits or licences
   long longest_hold_usec = 0;  // slurmctld's locks, longest single hold in the pass
   long slept_usec = 0;         // locks given back (yields), not counted as pass time
+  long build_usec = 0;         // Slurm's build_job_queue + sort, the longest step in one hold
   int yields = 0;
   int partitions = 0;
   int started = 0;
@@ -288,9 +289,12 @@ class Scheduler {
         if (round == 0) seen = read_at;
         trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
         if (round == 0) counts.learnt = learn_finished_jobs();
-        if (yield() == Yield::abandon) return;
+        // Slurm's queue building cannot yield inside: start it on a fresh hold unless
+        // this one is young.
+        if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
         const JobQueue queue = read_job_queue(config_.max_job_test, yield);
         if (queue.abandoned) return;
+        counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         if (round == 0) {
           counts.queued = queue.length;
           counts.not_runnable = queue.not_runnable;
@@ -345,10 +349,12 @@ class Scheduler {
     recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
     debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
           "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
-          "learnt, %u usec, longest lock hold %ld usec, %d yields (%ld usec)",
+          "learnt, %u usec, longest lock hold %ld usec (queue built in %ld usec), %d yields "
+          "(%ld usec)",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
           counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
-          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, counts.yields,
+          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, counts.build_usec,
+          counts.yields,
           counts.slept_usec);
   }
 

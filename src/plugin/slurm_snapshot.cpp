@@ -1,6 +1,7 @@
 #include "plugin/slurm_snapshot.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 
@@ -222,8 +223,11 @@ int end_state_of(std::uint32_t job_state) {
 
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield) {
   JobQueue out;
+  const auto t0 = std::chrono::steady_clock::now();
   OwnedList queue(build_job_queue(true, true));
   sort_job_queue(queue.get());
+  out.build_usec = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::steady_clock::now() - t0).count();
   std::map<part_record_t*, std::size_t> index;
   std::unordered_map<std::uint32_t, bool> verdicts;  // a job queued in several partitions
   // The ids of out.all's and each partition's records, to find them again after a yield.

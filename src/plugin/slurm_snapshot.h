@@ -42,6 +42,7 @@ struct JobQueue {
   int length = 0;                          // queue records before the per-partition cap
   int not_runnable = 0;  // records left out for QOS/association limits or licences
   bool abandoned = false;  // the yield point said abandon: the rest is incomplete
+  long build_usec = 0;     // build_job_queue + sort_job_queue (one hold)
 };
 
 // build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
