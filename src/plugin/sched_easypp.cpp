@@ -283,10 +283,8 @@ class Scheduler {
       {
         locks.take();
         if (stopping()) return;
-        // Before reading: a change by others while the read yields is then seen as one.
-        read_at = stamps_now();
-        locks.others_changed();
-        if (round == 0) seen = read_at;
+        const Stamps read_from = stamps_now();
+        locks.others_changed();  // from here: changes by others while the read yields
         trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
         if (round == 0) counts.learnt = learn_finished_jobs();
         // Slurm's queue building cannot yield inside: start it on a fresh hold unless
@@ -314,6 +312,11 @@ class Scheduler {
         bool abandoned = false;
         snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned);
         if (abandoned) return;
+        // The read's own changes (reasons set by build_job_queue) need no new pass; a
+        // change by others while it yielded may have been missed: then the stamps from
+        // before the read count as seen, so another pass follows.
+        read_at = locks.others_changed() ? read_from : stamps_now();
+        if (round == 0) seen = read_at;
         locks.release();
       }
       if (snap.waiting.empty()) break;
