@@ -330,7 +330,10 @@ class Scheduler {
         bool stopped = false;
         again = carry_out(plan, model, snap, where, not_runnable, trace, counts, yield, stopped);
         if (stopped) return;
-        if (!again || round + 1 == kRounds) show_plan(plan, model, where, now, trace);
+        if (!again || round + 1 == kRounds) {
+          if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
+          show_plan(plan, model, where, now, trace);
+        }
         // Our own starts need no new pass; a change made by others while we planned (or
         // while the carrying out yielded) does.
         seen = quiet && !locks.others_changed() ? stamps_now() : read_at;
