@@ -23,6 +23,7 @@
 #include "plugin/agent.h"
 #include "plugin/cluster_model.h"
 #include "plugin/config.h"
+#include "plugin/pass_locks.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
@@ -59,9 +60,6 @@ class SlurmLock {
   slurmctld_lock_t levels_;
 };
 
-// Read config; write jobs (start them, set start estimates) and nodes (select_nodes
-// allocates); read partitions and federation: what stock backfill holds.
-const slurmctld_lock_t kPassLocks = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK};
 const slurmctld_lock_t kConfigLocks = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 const slurmctld_lock_t kLearnLocks = {NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 
@@ -74,6 +72,9 @@ struct PassCounts {
   int queued = 0;
   int not_runnable = 0;  // queue records left out for limits or licences
   long longest_hold_usec = 0;  // slurmctld's locks, longest single hold in the pass
+  long slept_usec = 0;         // locks given back (yields), not counted as pass time
+  long build_usec = 0;         // Slurm's build_job_queue + sort, the longest step in one hold
+  int yields = 0;
   int partitions = 0;
   int started = 0;
   int backfilled = 0;
@@ -253,52 +254,62 @@ class Scheduler {
     return {load_stamp(last_job_update), load_stamp(last_node_update), load_stamp(last_part_update)};
   }
 
-  // slurmctld's pass locks for a scope, timed: the longest hold of a pass is reported.
-  class TimedLock {
-   public:
-    explicit TimedLock(PassCounts& counts) : counts_(counts), lock_(kPassLocks) {
-      start_ = std::chrono::steady_clock::now();
-    }
-    ~TimedLock() {
-      const auto held = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - start_).count();
-      counts_.longest_hold_usec = std::max<long>(counts_.longest_hold_usec, held);
-    }
-    TimedLock(const TimedLock&) = delete;
-    TimedLock& operator=(const TimedLock&) = delete;
-
-   private:
-    PassCounts& counts_;
-    SlurmLock lock_;
-    std::chrono::steady_clock::time_point start_;
-  };
-
   static bool stopping() {
     return slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled;
   }
 
   // A pass. slurmctld's locks are held only to read the cluster and to carry the plan
   // out; the plan itself (the policy, the predictor) is made without them, so RPCs are
-  // served meanwhile. Job and partition pointers do not survive an unlock: the carrying
-  // out finds them again by id and name.
+  // served meanwhile. Reading and carrying out also give the locks back every
+  // easypp_yield_interval (PassLocks), so no hold is long even with 20,000 jobs queued.
+  // Job and partition pointers do not survive an unlock: the reading finds jobs again by
+  // id after a yield, the carrying out finds every job by id and partition by name.
+  //
+  // Why a snapshot read in slices cannot make the plan double-book: the resources held
+  // (nodes, reservations, running jobs' allocations) are read in one hold, and each job
+  // the plan starts is confined to the nodes the plan gave it (start_job excludes every
+  // other node), where select_nodes checks what is really free. What changed during a
+  // yield (a job started or ended by another scheduler, a new job) can only make the
+  // plan stale, never make two starts share what Slurm holds: a start on resources taken
+  // meanwhile is refused and keeps them for this pass, a job started meanwhile is
+  // dropped from the queue (no longer pending after its id is looked up again), and any
+  // change by others sets off another pass at once. Partition or configuration changes
+  // during a yield invalidate partition pointers and node indices: the pass stops there.
   void run_pass() {
     struct timeval t0;
     gettimeofday(&t0, nullptr);
     const time_t now = time(nullptr);
     PassCounts counts;
+    // Deferred while slurmctld is busy with RPCs, as stock backfill does (max_rpc_cnt):
+    // the stamps stay unseen, so the thread tries again at its next poll.
+    if (many_pending_rpcs(config_.max_rpc_cnt)) {
+      debug("sched/easypp: pass deferred: %d or more RPCs in progress (max_rpc_cnt)",
+            config_.max_rpc_cnt);
+      return;
+    }
     bool trace = config_.debug;
     std::unordered_set<JobId> not_runnable;
     Stamps read_at, seen;
+    PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
+                               config_.max_rpc_cnt});
+    const YieldPoint yield = locks.point();
     constexpr int kRounds = 3;
     for (int round = 0; round < kRounds; ++round) {
       ClusterSnapshot snap;
       std::unordered_map<JobId, QueuedByName> where;
       {
-        TimedLock lock(counts);
+        locks.take();
         if (stopping()) return;
+        const Stamps read_from = stamps_now();
+        locks.others_changed();  // from here: changes by others while the read yields
         trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
         if (round == 0) counts.learnt = learn_finished_jobs();
-        const JobQueue queue = read_job_queue(config_.max_job_test);
+        // Slurm's queue building cannot yield inside: start it on a fresh hold unless
+        // this one is young.
+        if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
+        const JobQueue queue = read_job_queue(config_.max_job_test, yield);
+        if (queue.abandoned) return;
+        counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         if (round == 0) {
           counts.queued = queue.length;
           counts.not_runnable = queue.not_runnable;
@@ -309,31 +320,49 @@ class Scheduler {
             if (pq.partition->state_up & PARTITION_SCHED) ++counts.partitions;
         }
         std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
-        snap = read_cluster(jobs, now, config_.array_tasks);
+        // Partition names now: read_cluster may yield (partitions stay valid unless it
+        // abandons, job pointers do not).
         for (const ClusterJob& c : jobs) {
           QueuedByName& w = where[c.id];
           for (const QueuedJob& q : c.in)
             w.choices.push_back({partition_name(q.partition), q.priority, q.qos_id});
         }
-        read_at = stamps_now();
+        bool abandoned = false;
+        snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned);
+        if (abandoned) return;
+        // The read's own changes (reasons set by build_job_queue) need no new pass; a
+        // change by others while it yielded may have been missed: then the stamps from
+        // before the read count as seen, so another pass follows.
+        read_at = locks.others_changed() ? read_from : stamps_now();
         if (round == 0) seen = read_at;
+        locks.release();
       }
       if (snap.waiting.empty()) break;
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
       bool again = false;
       {
-        TimedLock lock(counts);
+        locks.take();
         if (stopping()) return;
-        const bool quiet = stamps_now() == read_at;  // nothing changed while planning
-        again = carry_out(plan, model, snap, where, not_runnable, trace, counts);
-        if (!again || round + 1 == kRounds) show_plan(plan, model, where, now, trace);
-        // Our own starts need no new pass; a change made by others while we planned does.
-        seen = quiet ? stamps_now() : read_at;
+        const bool quiet = stamps_now() == read_at && !locks.others_changed();
+        bool stopped = false;
+        again = carry_out(plan, model, snap, where, not_runnable, trace, counts, yield, stopped);
+        if (stopped) return;
+        if (!again || round + 1 == kRounds) {
+          if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
+          show_plan(plan, model, where, now, trace);
+        }
+        // Our own starts need no new pass; a change made by others while we planned (or
+        // while the carrying out yielded) does.
+        seen = quiet && !locks.others_changed() ? stamps_now() : read_at;
+        locks.release();
       }
       if (!again) break;
     }
 
+    counts.longest_hold_usec = locks.longest_hold_usec();
+    counts.slept_usec = locks.slept_usec();
+    counts.yields = locks.yields();
     finish_stats(t0, counts);
     seen_job_ = seen.job;
     seen_node_ = seen.node;
@@ -344,10 +373,13 @@ class Scheduler {
     recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
     debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
           "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
-          "learnt, %u usec, longest lock hold %ld usec",
+          "learnt, %u usec, longest lock hold %ld usec (queue built in %ld usec), %d yields "
+          "(%ld usec)",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
           counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
-          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec);
+          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, counts.build_usec,
+          counts.yields,
+          counts.slept_usec);
   }
 
   static std::string partition_name(const part_record_t* part) {
@@ -389,9 +421,12 @@ class Scheduler {
   // runnable now: returns true so that the cluster is planned again without it (at most
   // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
   // what the plan gave it: no later job takes it.
+  // Between starts it may yield the locks (`yield`): every job and partition is found
+  // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                  const std::unordered_map<JobId, QueuedByName>& where,
-                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts) {
+                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts,
+                 const YieldPoint& yield, bool& stopped) {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
     std::unordered_set<JobId> unmodelled;
@@ -410,6 +445,10 @@ class Scheduler {
         auto w = where.find(id);
         if (w == where.end()) continue;
         if (starts_left(counts) == 0) break;
+        if (yield() == Yield::abandon) {
+          stopped = true;
+          return false;
+        }
         // The record now (an array's meta record moves on with each task started).
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
@@ -576,8 +615,9 @@ class Scheduler {
   static void finish_stats(const struct timeval& t0, const PassCounts& counts) {
     struct timeval t1;
     gettimeofday(&t1, nullptr);
-    const auto usec = static_cast<std::uint32_t>((t1.tv_sec - t0.tv_sec) * 1000000L +
-                                                 (t1.tv_usec - t0.tv_usec));
+    // Less the time the locks were given back, as stock backfill leaves out bf_sleep_usec.
+    const auto usec = static_cast<std::uint32_t>(std::max<long>(
+        0, (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_usec - t0.tv_usec) - counts.slept_usec));
     diag_stats_t& st = slurmctld_diag_stats;
     st.bf_when_last_cycle = t0.tv_sec;
     st.bf_cycle_counter++;

@@ -1,6 +1,7 @@
 #include "plugin/slurm_snapshot.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 
@@ -43,9 +44,10 @@ bool holds_resources(const job_record_t* job) {
 // association limits (the check sets the job's reason) and licences available now. A job
 // failing them is not planned at all, so it neither starts nor idles resources.
 // Asked once per job and QOS (the job carries the record's QOS: compat::use_record_qos).
+// Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
 bool runnable_now(job_record_t* job, std::uint32_t qos_id,
-                  std::map<std::pair<job_record_t*, std::uint32_t>, bool>& verdicts) {
-  auto [it, added] = verdicts.emplace(std::make_pair(job, qos_id), true);
+                  std::map<std::pair<std::uint32_t, std::uint32_t>, bool>& verdicts) {
+  auto [it, added] = verdicts.emplace(std::make_pair(job->job_id, qos_id), true);
   if (!added) return it->second;
   if (!acct_policy_job_runnable_pre_select(job, false)) {
     it->second = false;
@@ -221,18 +223,39 @@ int end_state_of(std::uint32_t job_state) {
   }
 }
 
-JobQueue read_job_queue(int max_per_partition) {
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield) {
   JobQueue out;
+  const auto t0 = std::chrono::steady_clock::now();
   OwnedList queue(build_job_queue(true, true));
   sort_job_queue(queue.get());
+  out.build_usec = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::steady_clock::now() - t0).count();
   std::map<part_record_t*, std::size_t> index;
   // A job queued in several partitions (or under several QOS, or reservations).
-  std::map<std::pair<job_record_t*, std::uint32_t>, bool> verdicts;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts;
+  // The ids of out.all's and each partition's records, to find them again after a yield.
+  std::vector<std::uint32_t> all_ids;
+  std::vector<std::vector<std::uint32_t>> part_ids;
+  bool yielded = false;
   const auto free_rec = [](job_queue_rec_t* r) { xfree(r); };
   while (std::unique_ptr<job_queue_rec_t, decltype(free_rec)> owned{
              static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
     job_queue_rec_t* rec = owned.get();
+    if (yield) {
+      const Yield y = yield();
+      if (y == Yield::abandon) {
+        out.abandoned = true;
+        return out;
+      }
+      yielded = yielded || y == Yield::yielded;
+    }
     ++out.length;
+    // The queue's partitions are still valid (a yield abandons when partitions changed);
+    // its job pointers are not once the locks were given back.
+    if (yielded && rec->job_ptr) {
+      rec->job_ptr = find_job_record(rec->job_id);
+      if (rec->job_ptr && !IS_JOB_PENDING(rec->job_ptr)) rec->job_ptr = nullptr;
+    }
     // --prefer records are a second try of a queued job: not planned here.
     if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
       compat::use_record_qos(rec);
@@ -242,20 +265,42 @@ JobQueue read_job_queue(int max_per_partition) {
         continue;
       }
       auto [it, added] = index.emplace(rec->part_ptr, out.partitions.size());
-      if (added) out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
+      if (added) {
+        out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
+        part_ids.emplace_back();
+      }
       auto& jobs = out.partitions[it->second].jobs;
       if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
       const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
       // Heterogeneous job components do not count towards the cap: they are planned
       // from `all`, with their other components.
-      if (rec->job_ptr->het_job_id == 0) jobs.push_back(q);
+      if (rec->job_ptr->het_job_id == 0) {
+        jobs.push_back(q);
+        part_ids[it->second].push_back(rec->job_id);
+      }
       out.all.push_back(q);
+      all_ids.push_back(rec->job_id);
     }
   }
+  if (!yielded) return out;
+  // Records kept before the last yield: found again by id; gone or started: dropped.
+  auto refresh = [](std::vector<QueuedJob>& records, const std::vector<std::uint32_t>& ids) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      job_record_t* job = find_job_record(ids[i]);
+      if (!job || !IS_JOB_PENDING(job)) continue;
+      records[kept] = records[i];
+      records[kept++].job = job;
+    }
+    records.resize(kept);
+  };
+  refresh(out.all, all_ids);
+  for (std::size_t p = 0; p < out.partitions.size(); ++p) refresh(out.partitions[p].jobs, part_ids[p]);
   return out;
 }
 
-ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks) {
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks,
+                             const YieldPoint& yield, bool* abandoned) {
   ClusterSnapshot snap;
   snap.now = now;
   const bool memory = (slurm_conf.select_type_param & CR_MEMORY) != 0;
@@ -304,9 +349,21 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     if (r.shares.empty()) continue;
     snap.running.push_back(std::move(r));
   }
+  // Requests after a yield: jobs started meanwhile are left out (they hold resources
+  // the plan does not see, so a start on them is refused by select_nodes, never
+  // double-booked; the next pass sees them).
+  bool yielded = false;
   for (const ClusterJob& c : jobs) {
-    job_record_t* job = c.job;
-    if (!IS_JOB_PENDING(job) || c.in.empty()) continue;  // started earlier in this pass
+    if (yield) {
+      const Yield y = yield();
+      if (y == Yield::abandon) {
+        if (abandoned) *abandoned = true;
+        return snap;
+      }
+      yielded = yielded || y == Yield::yielded;
+    }
+    job_record_t* job = yielded ? find_job_record(static_cast<std::uint32_t>(c.id)) : c.job;
+    if (!job || !IS_JOB_PENDING(job) || c.in.empty()) continue;  // started earlier in this pass
     JobRecord r;
     r.id = job->job_id;
     r.user = job->user_id;

@@ -5,6 +5,7 @@
 #define EASYPP_PLUGIN_SLURM_SNAPSHOT_H
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -13,6 +14,14 @@
 #include "plugin/snapshot.h"
 
 namespace easypp::plugin {
+
+// What a reader of many records gets from a yield point, called between records: the
+// locks were kept (none), or given back to slurmctld for a while and taken again
+// (yielded: job pointers read before may dangle, so the reader finds its jobs again by
+// id), or the pass must stop (abandon: partitions or configuration changed, or slurmctld
+// is stopping; partition pointers may dangle).
+enum class Yield { none, yielded, abandon };
+using YieldPoint = std::function<Yield()>;
 
 // One eligible queue record from build_job_queue, in priority order: a (job, partition)
 // pair, from 24.11 a (job, partition, QOS) triple for a job requesting several QOS; a job
@@ -35,6 +44,8 @@ struct JobQueue {
   std::vector<QueuedJob> all;  // every kept record, priority order, het components too
   int length = 0;                          // queue records before the per-partition cap
   int not_runnable = 0;  // records left out for QOS/association limits or licences
+  bool abandoned = false;  // the yield point said abandon: the rest is incomplete
+  long build_usec = 0;     // build_job_queue + sort_job_queue (one hold)
 };
 
 // build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
@@ -42,8 +53,11 @@ struct JobQueue {
 // not runnable now for QOS/association limits (acct_policy_job_runnable_pre_select, which
 // sets their reason) or licences, at most `max_per_partition` per partition. Limits are
 // checked with each record's QOS (24.11): a job whose first QOS is at a limit stays
-// queued under its others.
-JobQueue read_job_queue(int max_per_partition);
+// queued under its others. Building and
+// sorting the queue is one hold; the limit checks that follow (the long part at 20,000
+// jobs) call `yield` between records. After a yield every job is found again by id, and
+// one no longer pending (it started or ended meanwhile) is dropped.
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {});
 
 // A queued job once, with every partition it is queued in (highest priority first).
 // `job` may go stale when an array task starts (the meta record is split, keeping `id`):
@@ -72,7 +86,12 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 // is a consumable resource (SelectTypeParameters CR_*_Memory).
 // A pending job array's meta record becomes up to `array_tasks` copies (its remaining
 // tasks, within its %max_run_tasks throttle).
-ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1);
+// Nodes, partitions, reservations and running jobs are read in one hold, so the resources
+// the plan sees held are one consistent picture; the pending jobs' requests follow, with
+// `yield` between jobs (each found again by id after a yield; one no longer pending is
+// left out). `*abandoned` set: the snapshot is incomplete and must not be planned.
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1,
+                             const YieldPoint& yield = {}, bool* abandoned = nullptr);
 
 // Jobs that finished and are still in job_list. `finished` receives every finished job id
 // still kept (deduplication bookkeeping), `active` every pending or running one.

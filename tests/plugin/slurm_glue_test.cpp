@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,15 @@ extern "C" List build_job_queue(bool, bool) {
 }
 
 extern "C" void sort_job_queue(List) {}  // g_queue is given in priority order
+
+extern "C" job_record_t* find_job_record(uint32_t job_id) {
+  ListIterator it = list_iterator_create(job_list);
+  job_record_t* found = nullptr;
+  while (auto* job = static_cast<job_record_t*>(list_next(it)))
+    if (job->job_id == job_id) found = job;
+  list_iterator_destroy(it);
+  return found;
+}
 
 // slurmdbd's answer for read_accounting_history, and what it was asked.
 extern "C" {
@@ -355,6 +365,62 @@ TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
   ASSERT_EQ(capped.partitions.size(), 2u);
   EXPECT_EQ(capped.partitions[0].jobs.size(), 1u);
   EXPECT_EQ(capped.partitions[1].jobs.size(), 1u);
+}
+
+// A yield point that, at its `at`-th call, runs `meanwhile` (what slurmctld did while
+// the locks were given back) and answers `answer`; otherwise keeps the locks.
+YieldPoint yield_at(int at, std::function<void()> meanwhile, Yield answer = Yield::yielded) {
+  auto calls = std::make_shared<int>(0);
+  return [=] {
+    if (++*calls != at) return Yield::none;
+    if (meanwhile) meanwhile();
+    return answer;
+  };
+}
+
+// Jobs read before a yield are found again by id after it; one that started meanwhile is
+// no longer waiting, so it leaves the queue (the plan must not start it twice).
+TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
+  nodes({4}, {true});
+  part_record_t* a = partition("a", {0});
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  queue(j1, a, 30);
+  queue(j2, a, 20);
+  queue(j3, a, 10);
+  // Call 1 is before record 1, call 2 before record 2: j1 is kept, then starts.
+  const JobQueue q = read_job_queue(10, yield_at(2, [&] { j1->job_state = JOB_RUNNING; }));
+  EXPECT_FALSE(q.abandoned);
+  ASSERT_EQ(q.all.size(), 2u);
+  EXPECT_EQ(q.all[0].job, j2);
+  EXPECT_EQ(q.all[1].job, j3);
+  ASSERT_EQ(q.partitions.size(), 1u);
+  ASSERT_EQ(q.partitions[0].jobs.size(), 2u);
+  EXPECT_EQ(q.partitions[0].jobs[0].job, j2);
+
+  // A job started during a yield before its own record: left out too.
+  const JobQueue q3 = read_job_queue(10, yield_at(2, [&] { j3->job_state = JOB_RUNNING; }));
+  ASSERT_EQ(q3.all.size(), 1u) << "j1 runs, j3 started meanwhile";
+  EXPECT_EQ(q3.all[0].job, j2);
+
+  const JobQueue gone = read_job_queue(10, yield_at(2, nullptr, Yield::abandon));
+  EXPECT_TRUE(gone.abandoned);
+}
+
+TEST_F(FakeSlurm, RequestsReadInSlicesLeaveOutJobsStartedDuringAYield) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* j1 = pending(1, 1, 10);
+  job_record_t* j2 = pending(2, 1, 10);
+  const std::vector<ClusterJob> jobs = queued_in(p, {j1, j2});
+  // Call 1 before j1: j1 starts meanwhile, so only j2 waits.
+  const ClusterSnapshot s = read_cluster(jobs, kNow, 1, yield_at(1, [&] { j1->job_state = JOB_RUNNING; }));
+  ASSERT_EQ(s.waiting.size(), 1u);
+  EXPECT_EQ(s.waiting[0].id, 2u);
+  bool abandoned = false;
+  read_cluster(jobs, kNow, 1, yield_at(2, nullptr, Yield::abandon), &abandoned);
+  EXPECT_TRUE(abandoned);
 }
 
 TEST_F(FakeSlurm, FinishedJobsWithHowTheyEnded) {
