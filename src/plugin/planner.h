@@ -25,8 +25,9 @@
 namespace easypp::plugin {
 
 // Core policies whose decisions kill and requeue running jobs (PolicyTraits::kills:
-// pv-easy, timed-run). The plugin does not carry kills out, so its configuration refuses
-// them (parse_scheduler_parameters' simulator_only).
+// pv-easy, timed-run). The plugin carries kills out (slurm_requeue.h) only on jobs of the
+// partitions named in easypp_requeue_partitions; without one the configuration refuses
+// these policies (parse_scheduler_parameters' `killing`).
 std::vector<std::string> killing_policy_names();
 
 struct PartitionPlan {

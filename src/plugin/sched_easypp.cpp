@@ -27,6 +27,7 @@
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_requeue.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
 
@@ -297,6 +298,7 @@ class Scheduler {
         }
         std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
         snap = read_cluster(jobs, now, config_.array_tasks);
+        apply_requeue_opt_in(snap, config_.requeue_partitions);
         for (const ClusterJob& c : jobs) {
           QueuedByName& w = where[c.id];
           for (const QueuedJob& q : c.in) w.partitions.emplace_back(partition_name(q.partition), q.priority);
@@ -412,6 +414,10 @@ class Scheduler {
       counts.examined += d.examined;
       const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
       if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
+      // Kills first (papers 002/004): the plan's starts use what they free. Plan again
+      // with the victims back in the queue.
+      if (requeue_victims(d.kill_requeue, config_.requeue_partitions, group.policy) > 0)
+        again = true;
       for (std::size_t i = 0; i < d.start.size() && i < d.start_allocations.size(); ++i) {
         const JobId id = slurm_job_id(d.start[i]);
         auto w = where.find(id);

@@ -60,6 +60,12 @@ struct JobRecord {
   Time limit = 0;
   // CPUs the job holds (running) or needs (waiting) on this partition's usable nodes.
   int procs = 1;
+  int restarts = 0;  // runs killed and requeued so far (Slurm's restart_cnt)
+  // Slurm would requeue it (slurm_requeue.h); then apply_requeue_opt_in() keeps it only
+  // where the administrator opted in (easypp_requeue_partitions).
+  bool requeueable = false;
+  // Running jobs: the partition it runs in.
+  std::string partition;
   std::vector<ShareRecord> shares;  // running jobs in a ClusterSnapshot: per node
   RequestRecord request;            // waiting jobs in a ClusterSnapshot
 };
