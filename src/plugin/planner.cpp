@@ -34,6 +34,7 @@ Planner::Planner(const Config& config) : config_(config) {
   for (const auto& name : names) {
     if (slots_.count(name)) continue;
     auto policy = make_policy(name);
+    kills_ = kills_ || policy->traits().kills;
     slot_for(name, *policy);
   }
 }
@@ -57,9 +58,10 @@ Planner::PredictionSlot& Planner::slot_for(const std::string& policy_name, const
 Policy& Planner::policy_for(const std::string& partition, std::string& name) {
   name = config_.policy_for(partition);
   auto it = policies_.find(partition);
-  if (it == policies_.end() || it->second->name() != name) {
+  if (it == policies_.end() || specs_[partition] != name) {
     // One instance per partition: a policy may remember earlier passes of its domain.
     it = policies_.insert_or_assign(partition, make_policy(name)).first;
+    specs_[partition] = name;
   }
   return *it->second;
 }
@@ -165,9 +167,14 @@ bool Planner::plans_on_nodes(const std::string& partition) {
 }
 
 Policy& Planner::group_policy(const std::string& key, const std::string& name) {
+  // Kept across passes while its spec stays (a policy may remember earlier passes:
+  // timed-run, which of its running jobs are on trial). name() drops a spec's keys, so
+  // the spec itself is compared.
   auto it = group_policies_.find(key);
-  if (it == group_policies_.end() || it->second->name() != name)
+  if (it == group_policies_.end() || group_specs_[key] != name) {
     it = group_policies_.insert_or_assign(key, make_policy(name)).first;
+    group_specs_[key] = name;
+  }
   return *it->second;
 }
 
@@ -217,9 +224,11 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   const int procs = static_cast<int>(std::min<std::int64_t>(model.machine.total_cpus(), 1 << 30));
   for (std::size_t g = 0; g < out.groups.size(); ++g) {
     GroupPlan& group = out.groups[g];
-    if (waiting[g].empty() && g > 0) continue;
     const std::string key = g == 0 ? std::string() : parts[group.partitions.front()].name;
     Policy& policy = group_policy(key, group.policy);
+    // A policy that kills plans with no job waiting too: timed-run commits a job whose
+    // trial ends then (otherwise a later arrival's trial would kill it).
+    if (waiting[g].empty() && g > 0 && !policy.traits().kills) continue;
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
     group.state = slot.ledger->state();

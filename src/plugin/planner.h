@@ -63,6 +63,10 @@ class Planner {
   Planner& operator=(const Planner&) = delete;
   ~Planner();
 
+  // True when some configured policy kills (pv-easy, timed-run): it must be asked to plan
+  // even with no job waiting (timed-run commits a job when its trial ends).
+  bool plans_empty_queue() const { return kills_; }
+
   // Drops per-job memory (predictions, corrections) of jobs no longer pending or running.
   void retain_active(const std::unordered_set<JobId>& active);
 
@@ -107,6 +111,9 @@ class Planner {
   std::map<std::string, std::unique_ptr<Policy>> policies_;  // by partition name
   std::map<std::string, PredictionSlot> slots_;              // by policy name
   std::map<std::string, std::unique_ptr<Policy>> group_policies_;  // by group key
+  bool kills_ = false;  // some configured policy kills
+  std::map<std::string, std::string> specs_;        // policies_' specs, by partition
+  std::map<std::string, std::string> group_specs_;  // group_policies_' specs, by group key
   std::map<std::string, bool> on_nodes_;                          // by policy name
   StartForecast forecast_;
   std::vector<JobFacts> running_;  // scratch: one partition's jobs as the ledger takes them

@@ -306,7 +306,7 @@ class Scheduler {
         read_at = stamps_now();
         if (round == 0) seen = read_at;
       }
-      if (snap.waiting.empty()) break;
+      if (snap.waiting.empty() && !planner_->plans_empty_queue()) break;
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
       bool again = false;
