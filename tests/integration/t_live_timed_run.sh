@@ -22,6 +22,7 @@
 #       AuthInfo=cred_expire (5 s here) + 1 s, about 36 (the simulator, without that
 #       delay, restarts it at 34), and runs its 25 s to COMPLETED.
 # Cost: about 80 s (one testbed of one node).
+# shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_plugin
 tb_up --scheduler sched/easypp --nodes 1 --cpus 10 \
@@ -64,7 +65,7 @@ k_start=$(slurm_epoch "$(sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' <<<"$rec")")
 k_end=$(slurm_epoch "$(sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' <<<"$rec")")
 lost=$(( 2 * (k_end - k_start) ))
 note "C's killed run: +$(( k_start - t0 ))s to +$(( k_end - t0 ))s on 2 CPUs = $lost CPU-seconds lost (hand: 38)"
-[ "$lost" -ge 30 ] && [ "$lost" -le 48 ] || fail "lost work $lost CPU-seconds, expected ~38"
+if [ "$lost" -lt 30 ] || [ "$lost" -gt 48 ]; then fail "lost work $lost CPU-seconds, expected ~38"; fi
 
 wait_state "$b" COMPLETED 20
 b_end=$(slurm_epoch "$(job_field "$b" EndTime)")
