@@ -118,6 +118,17 @@ int Planner::load(const std::string& path, std::string& error) {
   return result;
 }
 
+int Planner::take_history(const Planner& old, std::string& error) {
+  const PredictionSlot* from = old.persisted_slot();
+  if (!from || !persisted_slot()) return EPP_LOAD_MISSING;
+  for (auto& [name, slot] : slots_) {
+    if (!slot.learns) continue;
+    if (!slot.ledger->predictions().take_history(from->ledger->predictions(), error))
+      return EPP_LOAD_ERROR;
+  }
+  return EPP_LOAD_OK;
+}
+
 std::size_t Planner::history_records() const {
   const PredictionSlot* slot = persisted_slot();
   return slot ? epp_predictor_records(slot->ledger->predictions().handle()) : 0;

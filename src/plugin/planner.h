@@ -80,6 +80,12 @@ class Planner {
   // policy's when it learns). No-ops returning true/EPP_LOAD_MISSING when no policy learns.
   bool save(const std::string& path, std::string& error) const;
   int load(const std::string& path, std::string& error);
+  // A reconfigure: this (new) planner takes `old`'s history in memory, as save + load
+  // would give it, so nothing learnt since the last save is lost when that save fails.
+  // EPP_LOAD_OK; EPP_LOAD_MISSING when `old` or this planner learns nothing (load the
+  // state file instead); EPP_LOAD_ERROR with a message when the copy failed (this
+  // planner's history is then empty).
+  int take_history(const Planner& old, std::string& error);
 
   std::size_t history_records() const;
   std::size_t corrections_made() const;

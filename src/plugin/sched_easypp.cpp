@@ -141,8 +141,6 @@ class Scheduler {
       info("sched/easypp: stock backfill's SchedulerParameters ignored: %s", keys.c_str());
     }
 
-    // Keep what the old planner learnt: it is loaded back from the state file below.
-    if (planner_) save_history(true);
     std::unique_ptr<Planner> planner;
     try {
       planner = std::make_unique<Planner>(parsed.config);
@@ -152,26 +150,38 @@ class Scheduler {
       planner = std::make_unique<Planner>(parsed.config);
     }
     config_ = parsed.config;
+    // The old planner hands what it learnt over in memory, not through the state file: a
+    // save failing here (a full disk) would lose everything learnt since the last one.
+    const std::unique_ptr<Planner> old = std::move(planner_);
     planner_ = std::move(planner);
+    const std::string old_state_file = state_file_;
     state_file_ = config_.state_file.empty() ? state_dir + "/easypp/predictor.json"
                                              : config_.state_file;
     if (::mkdir(dirname_of(state_file_).c_str(), 0700) != 0 && errno != EEXIST)
       error("sched/easypp: cannot create %s: %s; history will not be saved",
             dirname_of(state_file_).c_str(), std::strerror(errno));
     std::string err;
-    const int loaded = planner_->load(state_file_, err);
+    int loaded = old ? planner_->take_history(*old, err) : EPP_LOAD_MISSING;
+    const bool handed_over = loaded == EPP_LOAD_OK;
+    if (loaded == EPP_LOAD_ERROR)
+      error("sched/easypp: predictor history not handed over to the new configuration (%s); "
+            "loading %s", err.c_str(), state_file_.c_str());
+    if (!handed_over) loaded = planner_->load(state_file_, err);
     if (loaded == EPP_LOAD_OK || loaded == EPP_LOAD_MISSING) {
       info("sched/easypp: policy=%s%s%s, predictor history %s (%zu records)",
            config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
            config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
-           loaded == EPP_LOAD_OK ? ("loaded from " + state_file_).c_str() : "starts empty",
+           handed_over                 ? "kept in memory"
+           : loaded == EPP_LOAD_OK     ? ("loaded from " + state_file_).c_str()
+                                       : "starts empty",
            planner_->history_records());
     } else {
       error("sched/easypp: predictor history %s not loaded (%s); starting empty",
             state_file_.c_str(), err.c_str());
     }
     last_save_ = time(nullptr);
-    dirty_ = false;
+    // Handed over: unsaved history stays to be saved (at once into a new state file).
+    dirty_ = handed_over && (dirty_ || state_file_ != old_state_file);
     if (planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
         accounting == "accounting_storage/slurmdbd")
       bootstrap_from_slurmdbd(cluster, slurm_uid);
@@ -220,11 +230,18 @@ class Scheduler {
     const time_t now = time(nullptr);
     if (!force && now - last_save_ < config_.save_interval) return;
     std::string err;
-    if (!planner_->save(state_file_, err))
-      error("sched/easypp: saving predictor history to %s failed: %s", state_file_.c_str(),
-            err.c_str());
-    else
+    if (planner_->save(state_file_, err)) {
+      if (!save_error_.empty())
+        info("sched/easypp: predictor history saved to %s again", state_file_.c_str());
+      save_error_.clear();
       dirty_ = false;
+    } else if (err != save_error_) {
+      // Once until it changes: a lasting cause (a newer easypp's state file, a full disk)
+      // would otherwise be logged every save interval.
+      error("sched/easypp: saving predictor history to %s failed: %s (not logged again "
+            "until the error changes)", state_file_.c_str(), err.c_str());
+      save_error_ = err;
+    }
     last_save_ = now;
   }
 
@@ -297,7 +314,8 @@ class Scheduler {
         apply_requeue_opt_in(snap, config_.requeue_partitions);
         for (const ClusterJob& c : jobs) {
           QueuedByName& w = where[c.id];
-          for (const QueuedJob& q : c.in) w.partitions.emplace_back(partition_name(q.partition), q.priority);
+          for (const QueuedJob& q : c.in)
+            w.choices.push_back({partition_name(q.partition), q.priority, q.qos_id});
         }
         read_at = stamps_now();
         if (round == 0) seen = read_at;
@@ -346,30 +364,11 @@ class Scheduler {
     return bitmap;
   }
 
-  // Where a queued job may start, by name (pointers do not survive an unlock).
+  // Where, and under which QOS, a queued job may start (its queue records, by name and
+  // id: pointers do not survive an unlock).
   struct QueuedByName {
-    std::vector<std::pair<std::string, std::uint32_t>> partitions;  // priority order
+    std::vector<StartChoice> choices;  // priority order
   };
-
-  // The partition to start a job in: the first it is queued in (priority order) that
-  // still exists and holds every node the plan gave it.
-  static part_record_t* partition_for(const QueuedByName& where, const bitstr_t* nodes,
-                                      std::uint32_t& priority) {
-    part_record_t* first = nullptr;
-    for (const auto& [name, prio] : where.partitions) {
-      part_record_t* part = find_part_record(const_cast<char*>(name.c_str()));
-      if (!part) continue;
-      if (!first) {
-        first = part;
-        priority = prio;
-      }
-      if (part->node_bitmap && bit_super_set(const_cast<bitstr_t*>(nodes), part->node_bitmap)) {
-        priority = prio;
-        return part;
-      }
-    }
-    return first;
-  }
 
   // The queued jobs planned: those of partitions that schedule, less the ones found not
   // runnable earlier in the pass and those past easypp_max_job_user.
@@ -422,17 +421,18 @@ class Scheduler {
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
         OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
-        std::uint32_t priority = 0;
-        part_record_t* part = partition_for(w->second, nodes.get(), priority);
-        if (!part) continue;  // its partitions went away while we planned
         const bool backfilled =
             std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
-        const int rc = start_job(job, part, priority, backfilled, nodes.get());
+        part_record_t* part = nullptr;
+        const int rc = start_job(job, w->second.choices, backfilled, nodes.get(), &part);
+        if (!part) continue;  // its partitions went away while we planned
         if (rc == SLURM_SUCCESS) {
           count_start(counts, backfilled);
-          info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
+          const char* qos = compat::chosen_qos_name(job);
+          info("sched/easypp: started JobId=%u in %s on %s (%s%s)%s%s", job->job_id,
                partition_name(part).c_str(), job->nodes ? job->nodes : "?",
-               group.policy.c_str(), backfilled ? ", backfilled" : "");
+               group.policy.c_str(), backfilled ? ", backfilled" : "", *qos ? " under QOS " : "",
+               qos);
           continue;
         }
         ++counts.refused;
@@ -605,6 +605,7 @@ class Scheduler {
   std::string state_file_;
   time_t last_save_ = 0;
   bool dirty_ = false;
+  std::string save_error_;  // the last save's error, logged once
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
   time_t seen_at_ = 0;    // when the stamps above were taken
   bool recheck_ = false;  // one of them was of that very second

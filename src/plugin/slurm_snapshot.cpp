@@ -43,8 +43,10 @@ bool holds_resources(const job_record_t* job) {
 // What stock backfill checks before planning a job, beyond build_job_queue: QOS and
 // association limits (the check sets the job's reason) and licences available now. A job
 // failing them is not planned at all, so it neither starts nor idles resources.
-bool runnable_now(job_record_t* job, std::unordered_map<job_record_t*, bool>& verdicts) {
-  auto [it, added] = verdicts.emplace(job, true);
+// Asked once per job and QOS (the job carries the record's QOS: compat::use_record_qos).
+bool runnable_now(job_record_t* job, std::uint32_t qos_id,
+                  std::map<std::pair<job_record_t*, std::uint32_t>, bool>& verdicts) {
+  auto [it, added] = verdicts.emplace(std::make_pair(job, qos_id), true);
   if (!added) return it->second;
   if (!acct_policy_job_runnable_pre_select(job, false)) {
     it->second = false;
@@ -225,7 +227,8 @@ JobQueue read_job_queue(int max_per_partition) {
   OwnedList queue(build_job_queue(true, true));
   sort_job_queue(queue.get());
   std::map<part_record_t*, std::size_t> index;
-  std::unordered_map<job_record_t*, bool> verdicts;  // a job queued in several partitions
+  // A job queued in several partitions (or under several QOS, or reservations).
+  std::map<std::pair<job_record_t*, std::uint32_t>, bool> verdicts;
   const auto free_rec = [](job_queue_rec_t* r) { xfree(r); };
   while (std::unique_ptr<job_queue_rec_t, decltype(free_rec)> owned{
              static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
@@ -233,7 +236,9 @@ JobQueue read_job_queue(int max_per_partition) {
     ++out.length;
     // --prefer records are a second try of a queued job: not planned here.
     if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
-      if (!runnable_now(rec->job_ptr, verdicts)) {
+      compat::use_record_qos(rec);
+      const std::uint32_t qos_id = compat::record_qos_id(rec);
+      if (!runnable_now(rec->job_ptr, qos_id, verdicts)) {
         ++out.not_runnable;
         continue;
       }
@@ -241,7 +246,7 @@ JobQueue read_job_queue(int max_per_partition) {
       if (added) out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
       auto& jobs = out.partitions[it->second].jobs;
       if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
-      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr};
+      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
       // Heterogeneous job components do not count towards the cap: they are planned
       // from `all`, with their other components.
       if (rec->job_ptr->het_job_id == 0) jobs.push_back(q);
@@ -315,8 +320,12 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.restarts = job->restart_cnt;
     r.requeueable = slurm_requeue_allowed(job);
     r.request = request_record(job, memory);
-    for (const QueuedJob& q : c.in)
-      r.request.partitions.emplace_back(q.partition->name ? q.partition->name : "");
+    for (const QueuedJob& q : c.in) {  // once each (records per QOS or reservation repeat it)
+      std::string name = q.partition->name ? q.partition->name : "";
+      if (std::find(r.request.partitions.begin(), r.request.partitions.end(), name) ==
+          r.request.partitions.end())
+        r.request.partitions.push_back(std::move(name));
+    }
     r.procs = r.request.min_cpus;
     int copies = 1;
     if (const job_array_struct_t* a = job->array_recs; a && a->task_id_bitmap) {

@@ -14,11 +14,14 @@
 
 namespace easypp::plugin {
 
-// One eligible (job, partition) pair from build_job_queue, in priority order.
+// One eligible queue record from build_job_queue, in priority order: a (job, partition)
+// pair, from 24.11 a (job, partition, QOS) triple for a job requesting several QOS; a job
+// with several reservations (or magnetic ones) has a record per reservation too.
 struct QueuedJob {
   job_record_t* job = nullptr;
-  std::uint32_t priority = 0;  // the job's priority in this partition
+  std::uint32_t priority = 0;  // the job's priority in this partition (and QOS)
   part_record_t* partition = nullptr;
+  std::uint32_t qos_id = 0;  // the record's QOS (24.11), to set before a start; 0: none
 };
 
 struct PartitionQueue {
@@ -37,7 +40,9 @@ struct JobQueue {
 // build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
 // (holds, dependencies, begin times and partition limits already filtered), less those
 // not runnable now for QOS/association limits (acct_policy_job_runnable_pre_select, which
-// sets their reason) or licences, at most `max_per_partition` per partition.
+// sets their reason) or licences, at most `max_per_partition` per partition. Limits are
+// checked with each record's QOS (24.11): a job whose first QOS is at a limit stays
+// queued under its others.
 JobQueue read_job_queue(int max_per_partition);
 
 // A queued job once, with every partition it is queued in (highest priority first).
@@ -57,7 +62,7 @@ inline JobId array_copy_id(JobId meta, std::uint32_t k) {
 inline JobId slurm_job_id(JobId planned) { return planned & 0xffffffffu; }
 
 // The records of `queue` whose partition `keep` accepts, merged per job (first record's
-// order).
+// order): a job with several records (partitions, QOS, reservations) is one ClusterJob.
 template <typename Keep>
 std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 

@@ -289,6 +289,32 @@ TEST(PluginPlanner, HistorySurvivesSaveAndLoad) {
   std::filesystem::remove_all(dir);
 }
 
+// A reconfigure hands the history to the new planner in memory: a save that fails (here
+// into a directory that does not exist, as a full disk would) loses nothing. Same numbers
+// as above: user 9 ran 30 s and 50 s, so the new planner predicts (30 + 50) / 2 = 40.
+TEST(PluginPlanner, HistoryHandedOverInMemoryWhenTheSaveFails) {
+  Planner old(config_with("easy++"));
+  old.job_ended(finished(50, 9, 30, 600));
+  old.job_ended(finished(51, 9, 50, 600));
+  std::string err;
+  EXPECT_FALSE(old.save(::testing::TempDir() + "easypp_no_such_dir/predictor.json", err));
+  Planner next(config_with("easy++"));
+  ASSERT_EQ(next.take_history(old, err), EPP_LOAD_OK) << err;
+  EXPECT_EQ(next.history_records(), 2u);
+  EXPECT_FALSE(next.job_ended(finished(51, 9, 50, 600))) << "learnt once, before the handover";
+  OnePartition p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 1;
+  p.waiting = {job(52, 1, 600, 9)};
+  EXPECT_EQ(plan_one(next, p).state.waiting.at(0).prediction, 40);
+  // A planner of a policy that learns nothing has nothing to hand over, or to take.
+  Planner plain(config_with("easy"));
+  EXPECT_EQ(next.take_history(plain, err), EPP_LOAD_MISSING);
+  EXPECT_EQ(plain.take_history(old, err), EPP_LOAD_MISSING);
+  EXPECT_EQ(next.history_records(), 2u);
+}
+
 TEST(PluginPlanner, MissingHistoryFileIsNotAnError) {
   Planner planner(config_with("easy++"));
   std::string err;

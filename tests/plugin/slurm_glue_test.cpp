@@ -27,11 +27,15 @@ bitstr_t* avail_node_bitmap = nullptr;
 namespace {
 std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
 std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_select refuses
+std::vector<uint32_t> g_qos_over_limits;  // ... and QOS ids it refuses (the job's qos_ptr)
 std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
 }
 
 extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
-  if (std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
+  const bool qos_over = job->qos_ptr && std::find(g_qos_over_limits.begin(), g_qos_over_limits.end(),
+                                                  job->qos_ptr->id) != g_qos_over_limits.end();
+  if (!qos_over &&
+      std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
     return true;
   job->state_reason = WAIT_QOS_MAX_JOB_PER_USER;
   return false;
@@ -92,6 +96,7 @@ class FakeSlurm : public ::testing::Test {
     job_list = list_create(nullptr);
     g_queue.clear();
     g_over_limits.clear();
+    g_qos_over_limits.clear();
     g_no_licences.clear();
   }
 
@@ -601,6 +606,75 @@ TEST_F(FakeSlurm, ArrayTasksAreCopiesOfTheMetaRecord) {
   EXPECT_EQ(read_cluster(jobs, kNow, 100).waiting.size(), 6u);
   meta->array_recs = nullptr;
 }
+
+// A job with reservations gets one queue record per reservation (several requested, or
+// magnetic ones), in the same partition: planned once, as one waiting job queued in each
+// partition once. Worked out: records (p, r1), (p, r2), (q) of job 30 -> one ClusterJob
+// with three records, one JobRecord with partitions {p, q}; job 31 after it.
+TEST_F(FakeSlurm, JobWithDuplicatedReservationRecordsIsPlannedOnce) {
+  nodes({4, 4}, {true, true});
+  part_record_t* p = partition("p", {0});
+  part_record_t* q = partition("q", {1});
+  job_record_t* dup = pending(30, 1, 1);
+  job_record_t* other = pending(31, 1, 1);
+  slurmctld_resv_t r1{}, r2{};
+  queue(dup, p, 5);
+  g_queue.back().resv_ptr = &r1;
+  queue(dup, p, 5);
+  g_queue.back().resv_ptr = &r2;
+  queue(dup, q, 4);
+  queue(other, p, 3);
+  const JobQueue queued = read_job_queue(10);
+  EXPECT_EQ(queued.all.size(), 4u);
+  const std::vector<ClusterJob> jobs = cluster_jobs(queued, [](part_record_t*) { return true; });
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].id, 30u);
+  EXPECT_EQ(jobs[0].in.size(), 3u);
+  const ClusterSnapshot s = read_cluster(jobs, kNow);
+  ASSERT_EQ(s.waiting.size(), 2u);
+  EXPECT_EQ(s.waiting[0].id, 30u);
+  EXPECT_EQ(s.waiting[0].request.partitions, (std::vector<std::string>{"p", "q"}));
+  EXPECT_EQ(s.waiting[1].id, 31u);
+}
+
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+// 24.11: a job requesting QOS a and b has a record per (partition, QOS); limits are checked
+// with each record's QOS. Worked out: a (id 5, priority 10) is at its limit, so only the
+// (p, b) record (id 6, priority 8) is kept, carrying b's id; the job is planned once; by
+// id the job takes a or b back from its own list (compat::set_job_qos), nothing else.
+TEST_F(FakeSlurm, MultiQosRecordsAreCheckedEachWithItsQos) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* job = pending(40, 1, 1);
+  slurmdb_qos_rec_t a{}, b{};
+  a.id = 5;
+  a.name = const_cast<char*>("a");
+  b.id = 6;
+  b.name = const_cast<char*>("b");
+  job->qos_list = list_of({&a, &b});
+  queue(job, p, 10);
+  g_queue.back().qos_ptr = &a;
+  queue(job, p, 8);
+  g_queue.back().qos_ptr = &b;
+  g_qos_over_limits = {5};
+  const JobQueue queued = read_job_queue(10);
+  EXPECT_EQ(queued.length, 2);
+  EXPECT_EQ(queued.not_runnable, 1);
+  ASSERT_EQ(queued.all.size(), 1u);
+  EXPECT_EQ(queued.all[0].qos_id, 6u);
+  EXPECT_EQ(queued.all[0].priority, 8u);
+  EXPECT_EQ(job->qos_ptr, &b) << "the job carries the record's QOS, as in stock";
+  EXPECT_EQ(cluster_jobs(queued, [](part_record_t*) { return true; }).size(), 1u);
+  EXPECT_TRUE(compat::set_job_qos(job, 5));
+  EXPECT_EQ(job->qos_ptr, &a);
+  EXPECT_STREQ(compat::chosen_qos_name(job), "a");
+  EXPECT_FALSE(compat::set_job_qos(job, 7)) << "a QOS the job does not request";
+  EXPECT_EQ(job->qos_ptr, &a);
+  EXPECT_TRUE(compat::set_job_qos(job, 0)) << "0: nothing to set";
+  job->qos_list = nullptr;
+  job->qos_ptr = nullptr;
+}
+#endif
 
 slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t state) {
   slurmdb_job_rec_t r{};
