@@ -37,6 +37,11 @@ struct Job {
   // Earlier runs that were killed and requeued (papers 002, 004); the driver counts them
   // (simulator: its kill_requeue; Slurm: the job's restart count).
   int restarts = 0;
+  // May a policy kill and requeue it (papers 002, 004)? The driver says: the simulator's
+  // workload (every job by default), the plugin Slurm's rules (a batch job that Slurm
+  // would requeue, in a partition the administrator opted in). A policy never chooses a
+  // job that may not be requeued as a victim, and never gives it a run it might kill.
+  bool requeueable = true;
   // Queue partition for partitioned policies (paper 001); 0 when the machine is one pool.
   int partition = 0;
   // What it asks of a Machine's nodes; null: `procs` CPUs anywhere (the papers' model,

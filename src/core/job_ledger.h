@@ -39,6 +39,7 @@ struct JobFacts {
   Time limit = 0;  // the user's time limit: the job is killed at start + limit
   Time start = 0;  // running jobs only
   int restarts = 0;
+  bool requeueable = true;  // Job::requeueable
   std::shared_ptr<const JobRequest> request;
   std::shared_ptr<const Allocation> allocation;  // running jobs on a Machine
   // The real runtime, known only to a simulator (clairvoyant predictors); -1 otherwise.

@@ -55,8 +55,10 @@ Decision PvEasyPolicy::plan(const ClusterState& state) {
       continue;
     }
     shadow_.clear();
+    // Only jobs the driver may requeue are shadow load one can kill.
     for (std::uint32_t i = 0; i < state.running.size(); ++i) {
-      if (higher(job, state.running[i].job)) shadow_.push_back(i);
+      const Job& r = state.running[i].job;
+      if (r.requeueable && higher(job, r)) shadow_.push_back(i);
     }
     // Preemption would not let it start now.
     if (shadow_.empty() || !plan_without(state, shadow_.size()).fits_now(job, end)) break;

@@ -14,6 +14,8 @@
 //     idle, the remaining jobs that fit start in priority order, whatever their
 //     predictions say.
 //
+// Only a job the driver may requeue (Job::requeueable) is ever killed: the others are
+// left out of the shadow load SLP kills from (they still hold their processors).
 // Every running job of lower priority than a waiting one can be killed, so no job is ever
 // delayed by a lower-priority one (strict fairness) and no reservation is broken by a
 // backfilled job's underprediction. Predictions: Last Model by default.

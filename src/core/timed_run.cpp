@@ -50,7 +50,7 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
   std::optional<Time> wake;
   for (std::size_t i = 0; i < state.running.size(); ++i) {
     const RunningJob& r = state.running[i];
-    if (trial == 0 || !trial_started_.contains(r.job.id)) {
+    if (trial == 0 || !r.job.requeueable || !trial_started_.contains(r.job.id)) {
       plan_.count(r, r.predicted_end());
       continue;
     }
@@ -71,7 +71,9 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
     ++d.examined;
     std::optional<EasyPlan::Placement> placement;
     const Time trial_run_end = now + std::min(trial, w.prediction);
-    if (trial > 0 && w.restarts == 0) placement = plan_.fits_now(w, trial_run_end);
+    // A job that may not be requeued gets no trial (it could not be terminated lazily):
+    // the base scheduler alone starts it, and it runs to completion.
+    if (trial > 0 && w.restarts == 0 && w.requeueable) placement = plan_.fits_now(w, trial_run_end);
     if (placement) {
       plan_.start(w, *placement, trial_run_end);
       needed += w.procs;

@@ -9,6 +9,8 @@
 //    processors as free and it as waiting again. If the base scheduler picks it, it just
 //    continues (committed, no restart); if another start needs its processors, it is
 //    killed and requeued, the one whose trial ended first going first.
+//  - A job the driver may not requeue (Job::requeueable false) gets no trial: it waits
+//    for the base scheduler like a job past its trial, and is never killed.
 //  - Commits follow the base scheduler's order; with EASY as base, trial runs may violate
 //    the reservation (only the base scheduler's own starts respect it).
 //

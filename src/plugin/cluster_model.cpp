@@ -137,6 +137,8 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     f.procs = std::max(1, j.procs);
     f.limit = std::max<Time>(1, j.limit);
     f.start = j.start;
+    f.restarts = j.restarts;
+    f.requeueable = j.requeueable;
     f.allocation = std::move(a);
     out.running.push_back(std::move(f));
   }
@@ -153,11 +155,23 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     f.priority = j.priority;
     f.procs = static_cast<int>(std::clamp<std::int64_t>(request->min_cpus(), 1, 1 << 30));
     f.limit = std::max<Time>(1, j.limit);
+    f.restarts = j.restarts;
+    f.requeueable = j.requeueable;
     f.request = std::move(request);
     out.waiting.push_back(std::move(f));
     out.waiting_source.push_back(i);
   }
   return out;
+}
+
+void apply_requeue_opt_in(ClusterSnapshot& snapshot, const std::set<std::string>& partitions) {
+  for (JobRecord& r : snapshot.running)
+    r.requeueable = r.requeueable && partitions.count(r.partition) > 0;
+  for (JobRecord& r : snapshot.waiting) {
+    bool all = !r.request.partitions.empty();
+    for (const std::string& p : r.request.partitions) all = all && partitions.count(p) > 0;
+    r.requeueable = r.requeueable && all;
+  }
 }
 
 }  // namespace easypp::plugin

@@ -18,6 +18,7 @@
 #ifndef EASYPP_PLUGIN_CLUSTER_MODEL_H
 #define EASYPP_PLUGIN_CLUSTER_MODEL_H
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ struct ClusterModel {
   // What the model leaves to Slurm, one line each (GRES kinds beyond the limit).
   std::vector<std::string> notes;
 };
+
+// A job may be killed and requeued by a policy only in a partition the administrator
+// opted in (easypp_requeue_partitions): a running job's requeueable flag stays only if it
+// runs in one of `partitions`, a waiting job's only if every partition it is queued in is
+// one (timed-run gives a trial run only to a job it may kill wherever it starts).
+void apply_requeue_opt_in(ClusterSnapshot& snapshot, const std::set<std::string>& partitions);
 
 // Never throws for odd data (unknown node indices are skipped); std::bad_alloc only.
 ClusterModel build_cluster_model(const ClusterSnapshot& snapshot);

@@ -68,9 +68,9 @@ std::string ignored_backfill_key(std::string_view item) {
 
 class Parser {
  public:
-  Parser(const std::vector<std::string>& policies, const std::vector<std::string>& simulator_only,
+  Parser(const std::vector<std::string>& policies, const std::vector<std::string>& killing,
          ParsedConfig& out)
-      : policies_(policies), simulator_only_(simulator_only), out_(out) {}
+      : policies_(policies), killing_(killing), out_(out) {}
 
   void key_value(std::string_view key, std::string_view value) {
     const std::string k = lower(key);
@@ -84,12 +84,12 @@ class Parser {
       if (!valid_policy(value, why))
         fail(key, value, why.empty() ? "unknown policy (valid: " + join(live_policies()) + ")" : why,
              c.policy);
-      else if (simulator_only(value))
-        fail(key, value, kSimulatorOnly, c.policy);
       else
         c.policy = std::string(value);
     } else if (k == "easypp_partition_policy") {
       partition_policy(key, value);
+    } else if (k == "easypp_requeue_partitions") {
+      requeue_partitions(key, value);
     } else if (k == "easypp_window") {
       int_key(key, value, 1, 30, c.window);
       c.predictor_keys_given = true;
@@ -148,7 +148,7 @@ class Parser {
            "easypp_interval, easypp_max_job_test, "
            "easypp_max_starts, easypp_max_job_user, easypp_reservation_depth, easypp_array_tasks, "
            "easypp_start_estimates, "
-           "easypp_yield_interval, easypp_yield_sleep, "
+           "easypp_yield_interval, easypp_yield_sleep, easypp_requeue_partitions, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
            "ignored");
     }
@@ -174,21 +174,30 @@ class Parser {
     return valid_policy(spec, why);
   }
   // The names an error offers: every policy the plugin runs.
-  std::vector<std::string> live_policies() const {
-    std::vector<std::string> out;
-    for (const auto& p : policies_) {
-      if (!simulator_only(p)) out.push_back(p);
-    }
-    return out;
-  }
-  bool simulator_only(std::string_view spec) const {
+  std::vector<std::string> live_policies() const { return policies_; }
+  bool kills(std::string_view spec) const {
     const std::string_view name = spec.substr(0, spec.find(':'));
-    return std::find(simulator_only_.begin(), simulator_only_.end(), name) != simulator_only_.end();
+    return std::find(killing_.begin(), killing_.end(), name) != killing_.end();
   }
 
-  static constexpr const char* kSimulatorOnly =
-      "this policy kills and requeues running jobs (papers 002/004), which sched/easypp does "
-      "not carry out; it runs in easypp-sim only";
+  static constexpr const char* kNoOptIn =
+      "this policy kills and requeues running jobs (papers 002/004), which needs "
+      "easypp_requeue_partitions=PART[;PART] naming the partitions whose jobs it may requeue";
+
+  // NAME[;NAME]: the partitions whose running jobs a killing policy may requeue.
+  void requeue_partitions(std::string_view key, std::string_view value) {
+    std::string_view rest = value;
+    while (true) {
+      const auto semi = rest.find(';');
+      const std::string_view name = trim(rest.substr(0, semi));
+      if (name.empty())
+        fail(key, value, "an empty partition name; skipped");
+      else
+        out_.config.requeue_partitions.emplace(name);
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+  }
 
   void fail(std::string_view key, std::string_view value, const std::string& why,
             const std::string& used = {}) {
@@ -252,9 +261,6 @@ class Parser {
           fail(key, value, "entry '" + std::string(entry) + "': unknown policy (valid: " +
                                join(live_policies()) + "); partition " + std::string(part) +
                                " uses easypp_policy");
-        else if (simulator_only(pol))
-          fail(key, value, "entry '" + std::string(entry) + "': " + kSimulatorOnly +
-                               "; partition " + std::string(part) + " uses easypp_policy");
         else if (!out_.config.partition_policy.emplace(std::string(part), std::string(pol)).second)
           fail(key, value, "partition " + std::string(part) + " named twice; the first is kept");
       }
@@ -263,6 +269,28 @@ class Parser {
     }
   }
 
+  // A policy that kills (pv-easy, timed-run) needs the opt-in: without it the default
+  // (global) or easypp_policy (partition) is used, with one error each.
+ public:
+  void check_opt_in() {
+    Config& c = out_.config;
+    if (!c.requeue_partitions.empty()) return;
+    if (kills(c.policy)) {
+      fail("easypp_policy", c.policy, kNoOptIn, Config{}.policy);
+      c.policy = Config{}.policy;
+    }
+    for (auto it = c.partition_policy.begin(); it != c.partition_policy.end();) {
+      if (!kills(it->second)) {
+        ++it;
+        continue;
+      }
+      fail("easypp_partition_policy", it->first + ":" + it->second,
+           std::string(kNoOptIn) + "; partition " + it->first + " uses easypp_policy");
+      it = c.partition_policy.erase(it);
+    }
+  }
+
+ private:
   // easypp_reservation_depth: the depth=N key on every configured policy that takes it
   // and does not set its own.
  public:
@@ -287,7 +315,7 @@ class Parser {
 
  private:
   const std::vector<std::string>& policies_;
-  const std::vector<std::string>& simulator_only_;
+  const std::vector<std::string>& killing_;
   ParsedConfig& out_;
   std::set<std::string> seen_;
 };
@@ -308,9 +336,9 @@ std::string Config::predictor_spec() const {
 
 ParsedConfig parse_scheduler_parameters(std::string_view params,
                                         const std::vector<std::string>& policies,
-                                        const std::vector<std::string>& simulator_only) {
+                                        const std::vector<std::string>& killing) {
   ParsedConfig out;
-  Parser parser(policies, simulator_only, out);
+  Parser parser(policies, killing, out);
   std::string_view rest = params;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
@@ -333,6 +361,7 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     }
     parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
   }
+  parser.check_opt_in();
   parser.apply_depth();
   return out;
 }

@@ -4,6 +4,7 @@
 #define EASYPP_PLUGIN_CONFIG_H
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,9 @@ struct Config {
   std::string policy = "easy++";
   // Partition name -> policy name (easypp_partition_policy=PART:POLICY[;PART:POLICY]).
   std::map<std::string, std::string> partition_policy;
+  // Partitions whose running jobs a policy that kills (pv-easy, timed-run) may requeue
+  // (easypp_requeue_partitions=PART[;PART]); such a policy is refused without one.
+  std::set<std::string> requeue_partitions;
   // History-predictor keys; when any is set they form the predictor spec for policies
   // whose default predictor is a history predictor (see predictor_spec()).
   int window = 2;                       // easypp_window, 1..30
@@ -84,12 +88,12 @@ struct ParsedConfig {
 // Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`
 // belong to Slurm and are ignored; easypp_ keys are case-insensitive like Slurm's. A bad
 // value keeps the default and adds an error; it never throws for bad input.
-// `policies` lists the valid policy names (core's policy_names()); `simulator_only` those
-// whose decisions kill and requeue running jobs (PolicyTraits::kills), which the plugin
-// does not carry out: naming one is an error and keeps the default.
+// `policies` lists the valid policy names (core's policy_names()); `killing` those whose
+// decisions kill and requeue running jobs (PolicyTraits::kills): naming one without
+// easypp_requeue_partitions is an error and keeps the default.
 ParsedConfig parse_scheduler_parameters(std::string_view params,
                                         const std::vector<std::string>& policies,
-                                        const std::vector<std::string>& simulator_only = {});
+                                        const std::vector<std::string>& killing = {});
 
 }  // namespace easypp::plugin
 

@@ -34,6 +34,7 @@ Planner::Planner(const Config& config) : config_(config) {
   for (const auto& name : names) {
     if (slots_.count(name)) continue;
     auto policy = make_policy(name);
+    kills_ = kills_ || policy->traits().kills;
     slot_for(name, *policy);
   }
 }
@@ -134,9 +135,14 @@ std::size_t Planner::history_records() const {
 }
 
 Policy& Planner::group_policy(const std::string& key, const std::string& name) {
+  // Kept across passes while its spec stays (a policy may remember earlier passes:
+  // timed-run, which of its running jobs are on trial). name() drops a spec's keys, so
+  // the spec itself is compared.
   auto it = group_policies_.find(key);
-  if (it == group_policies_.end() || it->second->name() != name)
+  if (it == group_policies_.end() || group_specs_[key] != name) {
     it = group_policies_.insert_or_assign(key, make_policy(name)).first;
+    group_specs_[key] = name;
+  }
   return *it->second;
 }
 
@@ -186,9 +192,11 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   const int procs = static_cast<int>(std::min<std::int64_t>(model.machine.total_cpus(), 1 << 30));
   for (std::size_t g = 0; g < out.groups.size(); ++g) {
     GroupPlan& group = out.groups[g];
-    if (waiting[g].empty() && g > 0) continue;
     const std::string key = g == 0 ? std::string() : parts[group.partitions.front()].name;
     Policy& policy = group_policy(key, group.policy);
+    // A policy that kills plans with no job waiting too: timed-run commits a job whose
+    // trial ends then (otherwise a later arrival's trial would kill it).
+    if (waiting[g].empty() && g > 0 && !policy.traits().kills) continue;
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
     group.state = slot.ledger->state();

@@ -25,8 +25,9 @@
 namespace easypp::plugin {
 
 // Core policies whose decisions kill and requeue running jobs (PolicyTraits::kills:
-// pv-easy, timed-run). The plugin does not carry kills out, so its configuration refuses
-// them (parse_scheduler_parameters' simulator_only).
+// pv-easy, timed-run). The plugin carries kills out (slurm_requeue.h) only on jobs of the
+// partitions named in easypp_requeue_partitions; without one the configuration refuses
+// these policies (parse_scheduler_parameters' `killing`).
 std::vector<std::string> killing_policy_names();
 
 // One plan on the cluster's nodes: a group of partitions planned together by one policy.
@@ -55,6 +56,10 @@ class Planner {
   Planner(const Planner&) = delete;
   Planner& operator=(const Planner&) = delete;
   ~Planner();
+
+  // True when some configured policy kills (pv-easy, timed-run): it must be asked to plan
+  // even with no job waiting (timed-run commits a job when its trial ends).
+  bool plans_empty_queue() const { return kills_; }
 
   // Drops per-job memory (predictions, corrections) of jobs no longer pending or running.
   void retain_active(const std::unordered_set<JobId>& active);
@@ -99,6 +104,8 @@ class Planner {
   Config config_;
   std::map<std::string, PredictionSlot> slots_;              // by policy name
   std::map<std::string, std::unique_ptr<Policy>> group_policies_;  // by group key
+  bool kills_ = false;  // some configured policy kills
+  std::map<std::string, std::string> group_specs_;  // group_policies_' specs, by group key
   StartForecast forecast_;
 };
 

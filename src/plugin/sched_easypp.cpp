@@ -28,6 +28,7 @@
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_requeue.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
 
@@ -330,6 +331,7 @@ class Scheduler {
         bool abandoned = false;
         snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned);
         if (abandoned) return;
+        apply_requeue_opt_in(snap, config_.requeue_partitions);
         // The read's own changes (reasons set by build_job_queue) need no new pass; a
         // change by others while it yielded may have been missed: then the stamps from
         // before the read count as seen, so another pass follows.
@@ -337,7 +339,7 @@ class Scheduler {
         if (round == 0) seen = read_at;
         locks.release();
       }
-      if (snap.waiting.empty()) break;
+      if (snap.waiting.empty() && !planner_->plans_empty_queue()) break;
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
       bool again = false;
@@ -440,6 +442,10 @@ class Scheduler {
       counts.examined += d.examined;
       const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
       if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
+      // Kills first (papers 002/004): the plan's starts use what they free. Plan again
+      // with the victims back in the queue.
+      if (requeue_victims(d.kill_requeue, config_.requeue_partitions, group.policy) > 0)
+        again = true;
       for (std::size_t i = 0; i < d.start.size() && i < d.start_allocations.size(); ++i) {
         const JobId id = slurm_job_id(d.start[i]);
         auto w = where.find(id);

@@ -7,6 +7,7 @@
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_requeue.h"
 
 namespace easypp::plugin {
 
@@ -343,6 +344,9 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.start = job->start_time;
     r.priority = job->priority;
     r.limit = std::max<Time>(1, static_cast<Time>(job->end_time) - job->start_time);
+    r.restarts = job->restart_cnt;
+    r.requeueable = slurm_may_requeue(job);
+    r.partition = running_partition(job);
     r.shares = shares_of(job, memory);
     r.procs = 0;
     for (const ShareRecord& s : r.shares) r.procs += s.cpus;
@@ -370,6 +374,8 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.submit = job->details ? job->details->submit_time : now;
     r.priority = c.in.front().priority;
     r.limit = pending_limit(job, c.in.front().partition);
+    r.restarts = job->restart_cnt;
+    r.requeueable = slurm_requeue_allowed(job);
     r.request = request_record(job, memory);
     for (const QueuedJob& q : c.in) {  // once each (records per QOS or reservation repeat it)
       std::string name = q.partition->name ? q.partition->name : "";

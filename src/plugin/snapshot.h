@@ -60,6 +60,12 @@ struct JobRecord {
   Time limit = 0;
   // CPUs the job holds (running: the sum of its shares) or needs (waiting: min_cpus).
   int procs = 1;
+  int restarts = 0;  // runs killed and requeued so far (Slurm's restart_cnt)
+  // Slurm would requeue it (slurm_requeue.h); then apply_requeue_opt_in() keeps it only
+  // where the administrator opted in (easypp_requeue_partitions).
+  bool requeueable = false;
+  // Running jobs: the partition it runs in.
+  std::string partition;
   std::vector<ShareRecord> shares;  // running jobs: per node
   RequestRecord request;            // waiting jobs
 };

@@ -185,6 +185,7 @@ class Engine {
     f.procs = s.job.procs;
     f.limit = s.job.estimate;  // the user's own (the kill time)
     f.request = s.job.request;
+    f.requeueable = s.job.requeueable;
     f.actual_runtime = jobs_[i].runtime;
     return f;
   }
@@ -286,6 +287,10 @@ class Engine {
                                          " which is not running");
     }
     Job job = state_.running[static_cast<std::size_t>(js.run_pos)].job;
+    if (!job.requeueable) {
+      fail(policy_name_, state_.now, "kill_requeue of job " + std::to_string(id) +
+                                         " which may not be requeued");
+    }
     observer_->killed(i, job, js.start, state_.now);
     ++job.restarts;
     if (js.underpredicted) --underpredicted_running_;

@@ -300,5 +300,43 @@ TEST(PlanCluster, EveryPolicyPlansOnNodes) {
   }
 }
 
+// Only jobs Slurm would requeue, in partitions the administrator opted in, reach the
+// policy as requeueable: a running job by the partition it runs in, a waiting one only if
+// every partition it is queued in opted in. The flag and restart count reach JobFacts.
+TEST(RequeueOptIn, KeepsTheFlagOnlyInOptedInPartitions) {
+  ClusterSnapshot snap;
+  snap.nodes.push_back(NodeRecord{"n1", 8, 0, {}, {}, true});
+  snap.partitions.push_back(PartitionRecord{"p", {0}, false});
+  snap.partitions.push_back(PartitionRecord{"q", {0}, false});
+  auto running = [](JobId id, const char* part, bool slurm_would) {
+    JobRecord r;
+    r.id = id;
+    r.requeueable = slurm_would;
+    r.partition = part;
+    r.restarts = 2;
+    r.shares.push_back(ShareRecord{0, 1, 0, {}});
+    return r;
+  };
+  snap.running = {running(1, "p", true), running(2, "q", true), running(3, "p", false)};
+  JobRecord w;
+  w.id = 4;
+  w.requeueable = true;
+  w.request.partitions = {"p", "q"};
+  snap.waiting.push_back(w);
+  w.id = 5;
+  w.request.partitions = {"p"};
+  snap.waiting.push_back(w);
+  apply_requeue_opt_in(snap, {"p"});
+  const ClusterModel m = build_cluster_model(snap);
+  ASSERT_EQ(m.running.size(), 3u);
+  EXPECT_TRUE(m.running[0].requeueable);
+  EXPECT_FALSE(m.running[1].requeueable) << "q did not opt in";
+  EXPECT_FALSE(m.running[2].requeueable) << "Slurm would not requeue it (--no-requeue)";
+  EXPECT_EQ(m.running[0].restarts, 2);
+  ASSERT_EQ(m.waiting.size(), 2u);
+  EXPECT_FALSE(m.waiting[0].requeueable) << "queued in q too";
+  EXPECT_TRUE(m.waiting[1].requeueable);
+}
+
 }  // namespace
 }  // namespace easypp::plugin

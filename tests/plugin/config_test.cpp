@@ -2,6 +2,7 @@
 // (naming key=value and the default used), and that Slurm's own keys are left alone.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -191,9 +192,9 @@ TEST(PluginConfig, DuplicatePartitionKeepsFirst) {
   EXPECT_EQ(p.config.policy_for("a"), "easy");
 }
 
-// Policies that kill and requeue running jobs are simulator-only: the plugin does not
-// carry kills out, so naming one keeps the default and says why.
-TEST(PluginConfig, KillingPoliciesAreRefusedWithTheReason) {
+// Policies that kill and requeue running jobs run only with the administrator's opt-in
+// (easypp_requeue_partitions): without it, naming one keeps the default and says why.
+TEST(PluginConfig, KillingPoliciesNeedTheRequeueOptIn) {
   const std::vector<std::string> policies = {"easy", "easy++", "pv-easy", "timed-run"};
   const std::vector<std::string> killing = {"pv-easy", "timed-run"};
   const ParsedConfig p = parse_scheduler_parameters(
@@ -201,19 +202,35 @@ TEST(PluginConfig, KillingPoliciesAreRefusedWithTheReason) {
   ASSERT_EQ(p.errors.size(), 2u);
   EXPECT_EQ(p.errors[0],
             "SchedulerParameters easypp_policy=pv-easy: this policy kills and requeues running "
-            "jobs (papers 002/004), which sched/easypp does not carry out; it runs in easypp-sim "
-            "only; using default easy++");
-  EXPECT_NE(p.errors[1].find("entry 'a:timed-run': this policy kills and requeues running jobs"),
+            "jobs (papers 002/004), which needs easypp_requeue_partitions=PART[;PART] naming the "
+            "partitions whose jobs it may requeue; using default easy++");
+  EXPECT_NE(p.errors[1].find("easypp_partition_policy=a:timed-run: this policy kills"),
             std::string::npos) << p.errors[1];
   EXPECT_NE(p.errors[1].find("partition a uses easypp_policy"), std::string::npos) << p.errors[1];
   EXPECT_EQ(p.config.policy, "easy++");
   EXPECT_EQ(p.config.policy_for("a"), "easy++");
   EXPECT_EQ(p.config.policy_for("b"), "easy");
-  // An unknown name lists only the policies the plugin runs.
+  // An unknown name lists every policy, the killing ones included.
   const ParsedConfig q = parse_scheduler_parameters("easypp_policy=nope", policies, killing);
   ASSERT_EQ(q.errors.size(), 1u);
-  EXPECT_NE(q.errors[0].find("unknown policy (valid: easy|easy++); using default easy++"),
+  EXPECT_NE(q.errors[0].find("unknown policy (valid: easy|easy++|pv-easy|timed-run); using "
+                             "default easy++"),
             std::string::npos) << q.errors[0];
+}
+
+TEST(PluginConfig, KillingPoliciesRunWithTheOptIn) {
+  const std::vector<std::string> policies = {"easy", "easy++", "pv-easy", "timed-run"};
+  const std::vector<std::string> killing = {"pv-easy", "timed-run"};
+  const ParsedConfig p = parse_scheduler_parameters(
+      "easypp_policy=pv-easy,easypp_partition_policy=a:timed-run:base=fcfs:trial=9,"
+      "easypp_requeue_partitions= a ;b;",
+      policies, killing);
+  ASSERT_EQ(p.errors.size(), 1u);  // the empty name after the last ';'
+  EXPECT_NE(p.errors[0].find("easypp_requeue_partitions=a ;b;: an empty partition name"),
+            std::string::npos) << p.errors[0];
+  EXPECT_EQ(p.config.policy, "pv-easy");
+  EXPECT_EQ(p.config.policy_for("a"), "timed-run:base=fcfs:trial=9");
+  EXPECT_EQ(p.config.requeue_partitions, (std::set<std::string>{"a", "b"}));
 }
 
 

@@ -339,6 +339,46 @@ TEST(PluginPlanner, PredictorKeysFormTheHistorySpec) {
 }
 
 // The plugin refuses exactly the policies whose decisions kill running jobs.
+// A policy with keys is the same object from pass to pass (it remembers: timed-run, which
+// running jobs are on trial). 4 CPUs, 10-second trials, FCFS. X (2 CPUs) starts its
+// trial at 0. Pass at 20: X's trial ended with no pass since, so X is terminable, and
+// Y (4 CPUs) gets its trial by killing X. Had the policy been made anew (it was, when
+// its name without keys was compared to the spec), X would count as committed: no kill.
+// With a pass at 12 (no job waiting), X is committed then, and at 20 Y waits instead.
+TEST(PluginPlanner, TimedRunRemembersItsTrialsAcrossPasses) {
+  for (const bool pass_at_12 : {false, true}) {
+    Config c = config_with("timed-run:base=fcfs:trial=10");
+    c.requeue_partitions = {"batch"};
+    Planner planner(c);
+    OnePartition p;
+    p.procs = 4;
+    p.waiting = {job(1, 2, 600)};
+    p.waiting[0].requeueable = true;
+    GroupPlan first = plan_one(planner, p);
+    ASSERT_TRUE(contains(first.decision.start, 1)) << "X's trial";
+    JobRecord x = job(1, 2, 600, 1000, kNow);
+    x.requeueable = true;
+    x.partition = "batch";
+    p.running = {x};
+    p.waiting.clear();
+    if (pass_at_12) {
+      p.now = kNow + 12;
+      plan_one(planner, p);
+    }
+    p.now = kNow + 20;
+    p.waiting = {job(2, 4, 60)};
+    p.waiting[0].requeueable = true;
+    GroupPlan later = plan_one(planner, p);
+    if (pass_at_12) {
+      EXPECT_TRUE(later.decision.kill_requeue.empty()) << "X was committed at 12";
+      EXPECT_TRUE(later.decision.start.empty());
+    } else {
+      EXPECT_EQ(later.decision.kill_requeue, std::vector<JobId>{1}) << "X terminable since 10";
+      EXPECT_TRUE(contains(later.decision.start, 2)) << "Y's trial";
+    }
+  }
+}
+
 TEST(PluginPlanner, KillingPoliciesAreTheOnesWithKillsTrait) {
   const std::vector<std::string> killing = killing_policy_names();
   EXPECT_NE(std::find(killing.begin(), killing.end(), "pv-easy"), killing.end());
