@@ -1,5 +1,6 @@
 #include "replay/slurm_client.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -204,6 +205,7 @@ std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_
       LiveRecord run;
       if (rc == 0 && parse_sacct_requeued_run(line, run) == 1) {
         LiveRecord& k = killed[run.record.job.job_id];
+        if (k.restarts == 0) k.record.job.submit = run.record.job.submit;
         ++k.restarts;
         k.lost_cpu_seconds += static_cast<double>(run.record.end - run.record.start) *
                               static_cast<double>(run.record.job.procs);
@@ -218,6 +220,9 @@ std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_
     if (k == killed.end()) continue;
     rec.restarts = k->second.restarts;
     rec.lost_cpu_seconds = k->second.lost_cpu_seconds;
+    // A requeued job's record carries the requeue as its submit time: the user submitted
+    // it once, at the first run's submit, and waits from then.
+    rec.record.job.submit = std::min(rec.record.job.submit, k->second.record.job.submit);
   }
   return out;
 }

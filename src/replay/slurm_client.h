@@ -26,6 +26,7 @@ struct LiveRecord {
   bool backfilled = false;    // sacct Flags has SchedBackfill (unknown from jobcomp)
   // Runs before the final one that were killed and requeued (sacct --duplicates shows each
   // as State REQUEUED, papers 002/004 live): how many, and their CPU-seconds (real time).
+  // The record's submit is then the first run's (Slurm's final record has the requeue's).
   int restarts = 0;
   double lost_cpu_seconds = 0;
 };
