@@ -294,12 +294,8 @@ class Scheduler {
           // Stale planned nodes go (build_job_queue cleared the start times): each pass
           // shows its own.
           for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
-          for (const PartitionQueue& pq : queue.partitions) {
-            if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
-            ++counts.partitions;
-            if (!planner_->plans_on_nodes(partition_name(pq.partition)))
-              plan_partition(pq, now, trace, counts);  // a policy planning a processor pool
-          }
+          for (const PartitionQueue& pq : queue.partitions)
+            if (pq.partition->state_up & PARTITION_SCHED) ++counts.partitions;
         }
         std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
         snap = read_cluster(jobs, now, config_.array_tasks);
@@ -380,13 +376,11 @@ class Scheduler {
     return first;
   }
 
-  // The queued jobs planned on nodes: those of partitions whose policy plans nodes, less
-  // the ones found not runnable earlier in the pass and those past easypp_max_job_user.
+  // The queued jobs planned: those of partitions that schedule, less the ones found not
+  // runnable earlier in the pass and those past easypp_max_job_user.
   std::vector<ClusterJob> nodes_queue(const JobQueue& queue,
                                       const std::unordered_set<JobId>& not_runnable) {
-    auto keep = [this](part_record_t* part) {
-      return (part->state_up & PARTITION_SCHED) && planner_->plans_on_nodes(partition_name(part));
-    };
+    auto keep = [](part_record_t* part) { return (part->state_up & PARTITION_SCHED) != 0; };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
     std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
     if (config_.max_job_user > 0) {
@@ -549,54 +543,6 @@ class Scheduler {
       ++slurmctld_diag_stats.backfilled_jobs;
       ++slurmctld_diag_stats.last_backfilled_jobs;
     }
-  }
-
-  void plan_partition(const PartitionQueue& pq, time_t now, bool trace, PassCounts& counts) {
-    const PartitionSnapshot snap = read_partition(pq, now);
-    const PartitionPlan plan = planner_->plan(snap);
-    const Decision& d = plan.decision;
-    counts.examined += d.examined;
-    if (trace) trace_state(snap.name, plan.policy, plan.state, d);
-
-    std::unordered_map<JobId, const QueuedJob*> queued;
-    for (const QueuedJob& q : pq.jobs) queued.emplace(q.job->job_id, &q);
-    for (JobId id : d.start) {
-      auto it = queued.find(id);
-      if (it == queued.end()) continue;
-      const bool backfilled =
-          std::find(d.backfilled.begin(), d.backfilled.end(), id) != d.backfilled.end();
-      job_record_t* job = it->second->job;
-      if (starts_left(counts) == 0) break;
-      const int rc = start_job(job, pq.partition, it->second->priority, backfilled);
-      if (rc == SLURM_SUCCESS) {
-        count_start(counts, backfilled);
-        info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id, snap.name.c_str(),
-             job->nodes ? job->nodes : "?", plan.policy.c_str(), backfilled ? ", backfilled" : "");
-      } else {
-        // Node-level fragmentation, limits, QOS...: blocked for this pass only. The rest of
-        // the plan stays safe: it assumed this job's CPUs were taken.
-        ++counts.refused;
-        if (trace)
-          info("sched/easypp: select_nodes refused JobId=%u in %s: %s", job->job_id,
-               snap.name.c_str(), slurm_strerror(rc));
-      }
-    }
-    // Start estimates for squeue --start (build_job_queue cleared the old ones): the plan's
-    // reservations, then forecasts for the other waiting jobs (estimates, not reservations).
-    // A job waiting in several partitions shows the earliest.
-    auto show_start = [&](const Reservation& r, const char* what) {
-      auto it = queued.find(r.job);
-      if (it == queued.end()) return;
-      job_record_t* job = it->second->job;
-      if (!IS_JOB_PENDING(job)) return;
-      const time_t start = std::max<time_t>(r.start, now + 1);
-      if (job->start_time == 0 || start < job->start_time) job->start_time = start;
-      if (trace)
-        info("sched/easypp: %s: JobId=%u %s %ld (in %lds)", snap.name.c_str(), job->job_id, what,
-             static_cast<long>(start), static_cast<long>(start - now));
-    };
-    for (const Reservation& r : d.reservations) show_start(r, "reserved at");
-    for (const Reservation& r : planner_->forecast_starts(plan)) show_start(r, "forecast to start at");
   }
 
   static void trace_state(const std::string& name, const std::string& policy,

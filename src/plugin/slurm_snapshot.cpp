@@ -35,32 +35,6 @@ int node_cpus(const node_record_t* node) {
   return node->cpus_efctv > 0 ? node->cpus_efctv : node->cpus;
 }
 
-// CPUs a job holds on nodes of `usable` (its allocation's per-node CPU counts).
-int held_cpus(const job_record_t* job, const bitstr_t* usable) {
-  const job_resources_t* res = job->job_resrcs;
-  if (!res || !res->node_bitmap || !res->cpus) return 0;
-  int total = 0;
-  int k = 0;  // index into res->cpus: the k-th node of the allocation
-  const int n = bit_size(res->node_bitmap);
-  for (int i = 0; i < n; ++i) {
-    if (!bit_test(res->node_bitmap, i)) continue;
-    if (bit_test(const_cast<bitstr_t*>(usable), i)) total += res->cpus[k];
-    ++k;
-  }
-  return total;
-}
-
-// CPUs a pending job needs: its minimum CPU count, or whole nodes when exclusive.
-int needed_cpus(const job_record_t* job, int max_node_cpus) {
-  const job_details_t* d = job->details;
-  if (!d) return 1;
-  long cpus = d->min_cpus;
-  const long nodes = std::max<std::uint32_t>(1, d->min_nodes);
-  cpus = std::max<long>(cpus, nodes * d->pn_min_cpus);
-  if (d->whole_node & WHOLE_NODE_REQUIRED) cpus = std::max<long>(cpus, nodes * max_node_cpus);
-  return static_cast<int>(std::clamp<long>(cpus, 1, 1L << 30));
-}
-
 bool holds_resources(const job_record_t* job) {
   return IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job);
 }
@@ -267,62 +241,13 @@ JobQueue read_job_queue(int max_per_partition) {
       auto& jobs = out.partitions[it->second].jobs;
       if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
       const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr};
-      // Heterogeneous jobs start all components together: only on nodes (all), never
-      // partition by partition.
+      // Heterogeneous job components do not count towards the cap: they are planned
+      // from `all`, with their other components.
       if (rec->job_ptr->het_job_id == 0) jobs.push_back(q);
       out.all.push_back(q);
     }
   }
   return out;
-}
-
-PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
-  part_record_t* part = queue.partition;
-  PartitionSnapshot snap;
-  snap.name = part->name ? part->name : "";
-  snap.now = now;
-  if (!part->node_bitmap || !avail_node_bitmap) return snap;
-
-  // Usable = in the partition and available (up, not drained, responding).
-  OwnedBitmap owned_usable(bit_copy(part->node_bitmap));
-  bitstr_t* usable = owned_usable.get();
-  bit_and(usable, avail_node_bitmap);
-  int max_node_cpus = 1;
-  node_record_t* node;
-  for (int i = 0; (node = next_node(&i)); ++i) {
-    if (!bit_test(usable, i)) continue;
-    snap.procs += node_cpus(node);
-    max_node_cpus = std::max(max_node_cpus, node_cpus(node));
-  }
-
-  OwnedIterator it(job_list);
-  while (job_record_t* job = it.next<job_record_t>()) {
-    if (!holds_resources(job)) continue;
-    const int cpus = held_cpus(job, usable);
-    if (cpus <= 0) continue;
-    JobRecord r;
-    r.id = job->job_id;
-    r.user = job->user_id;
-    r.submit = job->details ? job->details->submit_time : job->start_time;
-    r.start = job->start_time;
-    r.priority = job->priority;
-    // The kill time Slurm enforces (end_time), as a duration; we never change it.
-    r.limit = std::max<Time>(1, static_cast<Time>(job->end_time) - job->start_time);
-    r.procs = cpus;
-    snap.running.push_back(r);
-  }
-
-  for (const QueuedJob& q : queue.jobs) {
-    JobRecord r;
-    r.id = q.job->job_id;
-    r.user = q.job->user_id;
-    r.submit = q.job->details ? q.job->details->submit_time : now;
-    r.priority = q.priority;
-    r.limit = pending_limit(q.job, part);
-    r.procs = needed_cpus(q.job, max_node_cpus);
-    snap.waiting.push_back(r);
-  }
-  return snap;
 }
 
 ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks) {

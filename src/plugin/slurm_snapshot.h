@@ -69,10 +69,6 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 // tasks, within its %max_run_tasks throttle).
 ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1);
 
-// The partition as a scheduling domain: usable CPUs, the jobs holding them, and the
-// queued jobs as JobRecords (same order as `queue`).
-PartitionSnapshot read_partition(const PartitionQueue& queue, Time now);
-
 // Jobs that finished and are still in job_list. `finished` receives every finished job id
 // still kept (deduplication bookkeeping), `active` every pending or running one.
 std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,

@@ -228,15 +228,12 @@ class FakeSlurm : public ::testing::Test {
   }
 };
 
-TEST_F(FakeSlurm, PartitionCountsUsableCpusAndCpusHeldOnThem) {
-  // n0 16, n1 16, n2 8 (drained: not available), n3 32 (another partition).
+TEST_F(FakeSlurm, RunningJobsHoldTheirSharesOnEveryNode) {
+  // n0 16, n1 16, n2 8 (drained: not available), n3 32.
   nodes({16, 16, 8, 32}, {true, true, false, true});
-  part_record_t* batch = partition("batch", {0, 1, 2});
-  // Spans n0 (4 CPUs) and the drained n2 (6): only the 4 on usable nodes count.
+  // Spans n0 (4 CPUs) and the drained n2 (6): both shares are held.
   running(1, {{0, 4}, {2, 6}}, kNow - 60, 10);
-  // Another partition's job sharing n1: its 8 CPUs are taken here too.
   running(2, {{1, 8}}, kNow - 30, 5);
-  // Only on n3, outside the partition: not counted.
   running(3, {{3, 32}}, kNow - 10, 5);
   // Suspended jobs keep their CPUs.
   running(4, {{1, 2}}, kNow - 100, 60, JOB_SUSPENDED);
@@ -245,22 +242,33 @@ TEST_F(FakeSlurm, PartitionCountsUsableCpusAndCpusHeldOnThem) {
   // A finished and released job does not.
   running(6, {{0, 3}}, kNow - 100, 60, JOB_COMPLETE);
 
-  const PartitionSnapshot s = read_partition(PartitionQueue{batch, {}}, kNow);
-  EXPECT_EQ(s.name, "batch");
+  const ClusterSnapshot s = read_cluster({}, kNow);
   EXPECT_EQ(s.now, kNow);
-  EXPECT_EQ(s.procs, 32) << "n0 + n1; the drained n2 is not usable";
-  ASSERT_EQ(s.running.size(), 4u);
+  ASSERT_EQ(s.nodes.size(), 4u);
+  EXPECT_FALSE(s.nodes[2].usable) << "drained";
+  EXPECT_TRUE(s.nodes[3].usable);
+  ASSERT_EQ(s.running.size(), 5u);
   EXPECT_EQ(s.running[0].id, 1u);
-  EXPECT_EQ(s.running[0].procs, 4);
+  EXPECT_EQ(s.running[0].procs, 10);
+  ASSERT_EQ(s.running[0].shares.size(), 2u);
+  EXPECT_EQ(s.running[0].shares[1].node, 2u);
+  EXPECT_EQ(s.running[0].shares[1].cpus, 6);
   EXPECT_EQ(s.running[0].start, kNow - 60);
   EXPECT_EQ(s.running[0].limit, 600) << "the kill time end_time - start_time";
   EXPECT_EQ(s.running[0].user, 1001u);
   EXPECT_EQ(s.running[1].id, 2u);
-  EXPECT_EQ(s.running[1].procs, 8);
-  EXPECT_EQ(s.running[2].id, 4u);
-  EXPECT_EQ(s.running[2].procs, 2);
-  EXPECT_EQ(s.running[3].id, 5u);
-  EXPECT_EQ(s.running[3].procs, 1);
+  EXPECT_EQ(s.running[2].id, 3u);
+  EXPECT_EQ(s.running[3].id, 4u);
+  EXPECT_EQ(s.running[3].procs, 2);
+  EXPECT_EQ(s.running[4].id, 5u);
+  EXPECT_EQ(s.running[4].procs, 1);
+}
+
+// Each job queued once in `part`, priority 1.
+std::vector<ClusterJob> queued_in(part_record_t* part, const std::vector<job_record_t*>& jobs) {
+  std::vector<ClusterJob> out;
+  for (job_record_t* j : jobs) out.push_back(ClusterJob{j, {QueuedJob{j, 1, part}}, j->job_id});
+  return out;
 }
 
 TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
@@ -272,15 +280,13 @@ TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
   job_record_t* too_long = pending(13, 1, 120);         // capped at MaxTime
   job_record_t* exclusive = pending(14, 1, 10);
   exclusive->details->whole_node = WHOLE_NODE_REQUIRED;
-  exclusive->details->min_nodes = 2;                    // 2 whole nodes of up to 16
+  exclusive->details->min_nodes = 2;                    // 2 whole nodes
   job_record_t* per_node = pending(15, 1, 10);
   per_node->details->min_nodes = 2;
   per_node->details->pn_min_cpus = 4;                   // 2 x 4
-  PartitionQueue q{p, {}};
-  for (job_record_t* j : {plain, no_limit, infinite, too_long, exclusive, per_node})
-    q.jobs.push_back(QueuedJob{j, 1});
 
-  const PartitionSnapshot s = read_partition(q, kNow);
+  const ClusterSnapshot s =
+      read_cluster(queued_in(p, {plain, no_limit, infinite, too_long, exclusive, per_node}), kNow);
   ASSERT_EQ(s.waiting.size(), 6u);
   EXPECT_EQ(s.waiting[0].id, 10u);
   EXPECT_EQ(s.waiting[0].procs, 3);
@@ -289,16 +295,18 @@ TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
   EXPECT_EQ(s.waiting[1].limit, 20 * 60);
   EXPECT_EQ(s.waiting[2].limit, 60 * 60);
   EXPECT_EQ(s.waiting[3].limit, 60 * 60);
-  EXPECT_EQ(s.waiting[4].procs, 32);
-  EXPECT_EQ(s.waiting[5].procs, 8);
+  EXPECT_TRUE(s.waiting[4].request.exclusive);
+  EXPECT_EQ(s.waiting[4].request.min_nodes, 2);
+  EXPECT_EQ(s.waiting[5].request.min_nodes, 2);
+  EXPECT_EQ(s.waiting[5].request.cpus_per_node, 4);
   EXPECT_TRUE(s.running.empty());
 }
 
 TEST_F(FakeSlurm, UnlimitedPartitionPlansAYear) {
   nodes({4}, {true});
   part_record_t* p = partition("p", {0});
-  PartitionQueue q{p, {QueuedJob{pending(20, 1, INFINITE), 1}, QueuedJob{pending(21, 1, NO_VAL), 1}}};
-  const PartitionSnapshot s = read_partition(q, kNow);
+  const ClusterSnapshot s =
+      read_cluster(queued_in(p, {pending(20, 1, INFINITE), pending(21, 1, NO_VAL)}), kNow);
   ASSERT_EQ(s.waiting.size(), 2u);
   EXPECT_EQ(s.waiting[0].limit, YEAR_SECONDS);
   EXPECT_EQ(s.waiting[1].limit, YEAR_SECONDS);
