@@ -37,8 +37,9 @@ struct Decision {
   std::vector<Reservation> planned_reservations;
   // Running jobs to kill and requeue (restart from the beginning later): papers 002, 004.
   std::vector<JobId> kill_requeue;
-  // Plan again at this time even if nothing else happens (a trial run ends, paper 004).
-  // The simulator adds a wake-up event; a driver with periodic passes may ignore it.
+  // Plan again at this time even if nothing else happens (a trial run ends, paper 004; a
+  // delayed job is released, paper 001). The simulator adds a wake-up event; the plugin's
+  // thread runs a pass then (plugin/agent.h).
   std::optional<Time> wake_at;
   // How many waiting jobs the pass examined (sdiag's "depth"): every job it looked at
   // before stopping (a pass stops early once no processor is idle).

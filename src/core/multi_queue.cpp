@@ -1,5 +1,7 @@
 #include "core/multi_queue.h"
 
+#include "core/policy_params.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -343,25 +345,40 @@ std::unique_ptr<Policy> make_multi_queue_with_limits(std::string_view name,
     throw std::invalid_argument("policy=" + c.name + " plans on estimates, so predictor=" +
                                 predictor + " does not apply");
   }
-  c.limits.clear();
   if (delay != DelayRule::none) {
     c.delay = VariableDelayConfig{};
     c.delay->first_delta_is_slowdown = delay == DelayRule::paper;
   }
+  // Items without '=' are queue limits (none: the paper's); key=value items are keys.
+  std::vector<Time> limits;
+  std::string keys(base);
   std::string_view rest = name.substr(colon + 1);
   for (;;) {
     const std::size_t sep = rest.find(':');
     const std::string_view item = rest.substr(0, sep);
-    Time limit = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), limit);
-    if (ec != std::errc() || end != item.data() + item.size()) {
-      throw std::invalid_argument("policy=" + c.name + ": queue limit '" + std::string(item) +
-                                  "' is not a whole number of seconds");
+    if (item.find('=') != std::string_view::npos) {
+      keys += ":" + std::string(item);
+    } else {
+      Time limit = 0;
+      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), limit);
+      if (ec != std::errc() || end != item.data() + item.size()) {
+        throw std::invalid_argument("policy=" + c.name + ": queue limit '" + std::string(item) +
+                                    "' is not a whole number of seconds");
+      }
+      limits.push_back(limit);
     }
-    c.limits.push_back(limit);
     if (sep == std::string_view::npos) break;
     rest = rest.substr(sep + 1);
   }
+  if (!limits.empty()) c.limits = std::move(limits);
+  PolicyParams params = PolicyParams::parse(keys);
+  if (c.delay) {
+    // D_1, the delay in force until the first batch closes (paper: 2500 s). A short one
+    // lets a test or a trial partition see a release without waiting 42 minutes.
+    c.delay->initial = static_cast<double>(
+        params.integer("delay", static_cast<std::int64_t>(c.delay->initial), 0, 100'000'000));
+  }
+  params.finish();  // names the policy and any key it does not take (mq: delay=)
   return std::make_unique<MultiQueuePolicy>(std::move(c));  // checks the limits
 }
 

@@ -146,7 +146,9 @@ std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, 
                                          bool four_queues);
 // Other queue limits by name: "mq:L1:L2:..." (also mq-vd:..., mq-vd0:...), limits in
 // seconds, increasing; "mq:60:3600" makes three queues (colons, since easypp-sim takes a
-// comma-separated list of policies). Returns nullptr when `name` has
+// comma-separated list of policies). mq-vd and mq-vd0 also take delay=D_1 (seconds, the
+// initial variable delay; paper: 2500), e.g. "mq-vd:delay=60" (paper limits) or
+// "mq-vd:60:600:delay=30". Returns nullptr when `name` has
 // no such prefix; throws std::invalid_argument naming a bad limit, or a `predictor` (the
 // mq policies plan on estimates, so none applies).
 std::unique_ptr<Policy> make_multi_queue_with_limits(std::string_view name,

@@ -44,6 +44,15 @@ void Agent::set_interval(std::chrono::milliseconds interval) {
   interval_ = interval;
 }
 
+void Agent::wake_at(std::optional<std::chrono::steady_clock::time_point> when) {
+  {
+    std::lock_guard lock(mutex_);
+    wake_at_ = when;
+    wake_changed_ = true;
+  }
+  cv_.notify_all();
+}
+
 void Agent::loop() {
   using Clock = std::chrono::steady_clock;
   // The first pass runs at once: slurmctld may have pending jobs from its saved state.
@@ -53,9 +62,18 @@ void Agent::loop() {
     std::chrono::milliseconds interval;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait_for(lock, poll_, [this] { return stop_ || woken_; });
+      // Until the next poll, or the requested wake-up if that comes first (to the
+      // millisecond, not rounded to the poll period).
+      auto until = Clock::now() + poll_;
+      if (wake_at_ && *wake_at_ < until) until = *wake_at_;
+      wake_changed_ = false;
+      cv_.wait_until(lock, until, [this] { return stop_ || woken_ || wake_changed_; });
       if (stop_) return;
       woken = std::exchange(woken_, false);
+      if (wake_at_ && Clock::now() >= *wake_at_) {
+        woken = true;
+        wake_at_.reset();  // consumed: the pass may ask for the next one
+      }
       interval = interval_;
     }
     try {

@@ -1,5 +1,7 @@
 // The plugin's scheduling thread: runs a pass when Slurm's state changed (a cheap probe
-// polled often) or when the periodic interval elapsed, and stops promptly on request.
+// polled often), when the periodic interval elapsed, or at the time the last pass asked
+// to plan again (a policy's Decision::wake_at, e.g. mq-vd releasing a delayed job), and
+// stops promptly on request.
 // Slurm-free so its timing is unit-tested; the plugin supplies the probe and the pass.
 #ifndef EASYPP_PLUGIN_AGENT_H
 #define EASYPP_PLUGIN_AGENT_H
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -39,6 +42,10 @@ class Agent {
   // Run a pass at the next poll, whatever the probe says (reconfiguration).
   void wake();
   void set_interval(std::chrono::milliseconds interval);
+  // Run a pass at `when` (not before; as soon after as the thread wakes), whatever the
+  // probe and the interval say. Replaces the earlier request; nullopt cancels it. A pass
+  // consumes the request before it runs, so the pass may make the next one.
+  void wake_at(std::optional<std::chrono::steady_clock::time_point> when);
   std::uint64_t passes() const { return passes_.load(); }
   bool running() const { return thread_.joinable(); }
 
@@ -52,6 +59,8 @@ class Agent {
   std::condition_variable cv_;
   bool stop_ = false;
   bool woken_ = false;
+  std::optional<std::chrono::steady_clock::time_point> wake_at_;
+  bool wake_changed_ = false;  // wake_at_ moved: the wait recomputes its deadline
   std::atomic<std::uint64_t> passes_{0};
   std::thread thread_;
 };

@@ -200,6 +200,8 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
     group.state = slot.ledger->state();
+    if (const auto& t = group.decision.wake_at; t && (!out.wake_at || *t < *out.wake_at))
+      out.wake_at = t;
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -46,6 +47,9 @@ struct ClusterPlan {
   std::vector<GroupPlan> groups;
   // Partition policies not applied (the partition shares nodes), one line each.
   std::vector<std::string> notes;
+  // The earliest time a group's policy asked to plan again (Decision::wake_at, e.g. mq-vd
+  // releasing a delayed job), for the scheduling thread's timed pass; none if no group asked.
+  std::optional<Time> wake_at;
 };
 
 class Planner {

@@ -12,6 +12,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -100,6 +101,9 @@ class Scheduler {
   void pass() {
     if (reconfig_.exchange(false)) load_config();
     if (!planner_) return;
+    if (wake_at_ && time(nullptr) >= *wake_at_ && config_.debug)
+      info("sched/easypp: timed pass (the plan asked for %ld)", static_cast<long>(*wake_at_));
+    wake_at_.reset();
     run_pass();
     save_history(false);
   }
@@ -116,6 +120,8 @@ class Scheduler {
   }
 
   std::chrono::milliseconds interval() const { return std::chrono::seconds(config_.interval); }
+  // When the last pass's plan asked to plan again (Decision::wake_at; epoch seconds).
+  std::optional<time_t> wake_at() const { return wake_at_; }
 
  private:
   void load_config() {
@@ -342,6 +348,7 @@ class Scheduler {
       if (snap.waiting.empty() && !planner_->plans_empty_queue()) break;
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
+      wake_at_ = plan.wake_at;
       bool again = false;
       {
         locks.take();
@@ -650,7 +657,17 @@ class Scheduler {
   time_t seen_at_ = 0;    // when the stamps above were taken
   bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
+  std::optional<time_t> wake_at_;  // the last plan's wake_at
 };
+
+// An epoch second as the agent's steady clock (the agent must not jump with the wall
+// clock). A pass at that second sees time() >= it, so the policy's release is due.
+std::optional<std::chrono::steady_clock::time_point> steady_time_of(std::optional<time_t> t) {
+  if (!t) return std::nullopt;
+  const auto wall = std::chrono::system_clock::from_time_t(*t) - std::chrono::system_clock::now();
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(wall);
+}
 
 std::mutex g_mutex;  // init/fini/reconfig against each other
 std::unique_ptr<Scheduler> g_scheduler;
@@ -682,7 +699,9 @@ int init(void) {
     hooks.changed = [s] { return s->changed(); };
     hooks.pass = [s] {
       s->pass();
-      if (g_agent) g_agent->set_interval(s->interval());
+      if (!g_agent) return;
+      g_agent->set_interval(s->interval());
+      g_agent->wake_at(steady_time_of(s->wake_at()));
     };
     hooks.error = [](const std::string& what) {
       error("sched/easypp: scheduling pass failed: %s", what.c_str());

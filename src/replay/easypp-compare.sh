@@ -1,7 +1,9 @@
 #!/bin/bash
 # easypp-compare — the operators' A/B: one trace slice replayed live under sched/backfill
-# and under sched/easypp (a fresh private testbed each, contrib/testbed --accounting),
-# plus the simulator (easy and easy++) on the same effective jobs and machine size.
+# and under sched/easypp running any core policy (--policy, default easy++; a fresh private
+# testbed each, contrib/testbed --accounting), plus the simulator (easy and that policy) on
+# the same effective jobs and machine size. Restarts and lost work (jobs killed and
+# requeued by a policy) come from sacct like everything else.
 # Writes DIR/report.md with a table and gnuplot PNGs; its last line is that path.
 # All measuring is done by easypp-replay; this script only orchestrates and plots.
 set -euo pipefail
@@ -10,11 +12,12 @@ usage() {
   cat <<'EOF'
 usage: easypp-compare --trace FILE [--first-job K] --jobs N --speedup F --out DIR
          [--nodes N] [--cpus C] [--sequential | --parallel] [--build DIR]
-         [--backfill-params V] [--easypp-params V] [--report-only]
-Runs the slice under sched/backfill and sched/easypp on fresh testbeds (root, Slurm
-packages, a build with the plugin), and easypp-replay --simulate easy / easy++.
---report-only remakes DIR/report.md and the plots from DIR/{live-backfill,live-easypp,
-sim-easy,sim-easy++}.{json,jobs.csv} (e.g. replays run by hand on a real partition).
+         [--policy P] [--backfill-params V] [--easypp-params V] [--report-only]
+Runs the slice under sched/backfill and sched/easypp (easypp_policy=P, default easy++)
+on fresh testbeds (root, Slurm packages, a build with the plugin), and easypp-replay
+--simulate easy / P. --report-only remakes DIR/report.md and the plots from
+DIR/{live-backfill,live-easypp,sim-easy,sim-P}.{json,jobs.csv} (e.g. replays run by hand
+on a real partition).
 See easypp-compare(1).
 EOF
 }
@@ -27,7 +30,8 @@ build=@bindir_build@/../..
 src=@srcdir_top@
 trace='' first='' jobs='' speedup='' out='' nodes=4 cpus=16 mode=parallel report_only=no
 bf_params='bf_interval=1,bf_resolution=1,bf_continue'
-epp_params='easypp_policy=easy++,easypp_interval=1'
+epp_params=''
+policy=easy++
 while [ $# -gt 0 ]; do
   case "$1" in
     --trace) trace=${2:?}; shift 2 ;;
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
     --build) build=${2:?}; shift 2 ;;
     --backfill-params) bf_params=${2:?}; shift 2 ;;
     --easypp-params) epp_params=${2:?}; shift 2 ;;
+    --policy) policy=${2:?}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "$1: unknown option" ;;
   esac
@@ -52,13 +57,50 @@ done
 [ -n "$jobs" ] || die "--jobs N is required"
 [ -n "$speedup" ] || die "--speedup F is required"
 [ -n "$out" ] || die "--out DIR is required"
+[[ "$policy" =~ ^[A-Za-z0-9+:=._-]+$ ]] || die "--policy=$policy: not a policy name"
+# The policy as the live cluster must run it. The multiple-queue family's queue limits and
+# mq-vd's delay are times, written in trace seconds like the simulator's: live, where the
+# jobs' limits are compressed F times, they are divided by F too (rounded up, at least
+# 1 s, kept increasing). Every other policy runs as named.
+live_policy() {   # POLICY F
+  local base=${1%%:*} rest=
+  case $base in mq|mq-vd|mq-vd0) ;; *) echo "$1"; return ;; esac
+  [ "$base" = "$1" ] || rest=${1#*:}
+  awk -v base="$base" -v rest="$rest" -v f="$2" 'BEGIN {
+    n = split(rest, item, ":"); nl = 0; delay = ""
+    for (i = 1; i <= n; i++) {
+      if (item[i] ~ /^delay=/) delay = substr(item[i], 7)
+      else if (item[i] != "") lim[++nl] = item[i]
+    }
+    if (nl == 0) { lim[1] = 100; lim[2] = 1000; lim[3] = 10000; nl = 3 }
+    if (base != "mq" && delay == "") delay = 2500
+    out = base; prev = 0
+    for (i = 1; i <= nl; i++) {
+      l = int((lim[i] + f - 1) / f); if (l < 1) l = 1; if (l <= prev) l = prev + 1
+      out = out ":" l; prev = l
+    }
+    if (delay != "") { d = int((delay + f - 1) / f); out = out ":delay=" d }
+    print out }'
+}
+if [ -z "$epp_params" ]; then
+  epp_params="easypp_policy=$(live_policy "$policy" "$speedup"),easypp_interval=1"
+  # Slurm's main scheduler starts jobs in priority order whatever the plugin planned: fine
+  # for the EASY family (it starts only what EASY would), not for the other papers'
+  # policies (it would start mq-vd's delayed jobs, ignore mq's queues): off for those.
+  case $policy in
+    easy*|fcfs|x2*|sjf*|perfect*) ;;
+    *) epp_params+=",sched_interval=-1" ;;
+  esac
+fi
+# The simulator row of the policy: its name made safe for a file name (easy++ stays).
+sim_run=sim-${policy//[:=,\/]/_}
 [[ "$nodes" =~ ^[0-9]+$ ]] || die "--nodes=$nodes: not a number"
 [[ "$cpus" =~ ^[0-9]+$ ]] || die "--cpus=$cpus: not a number"
 command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ "$report_only" = yes ]; then
-  for r in live-backfill live-easypp sim-easy sim-easy++; do
+  for r in live-backfill live-easypp sim-easy "$sim_run"; do
     if [ ! -s "$out/$r.json" ] || [ ! -s "$out/$r.jobs.csv" ]; then
       die "--report-only: $out/$r.json or $out/$r.jobs.csv missing"
     fi
@@ -80,10 +122,12 @@ slice=(--trace "$trace" --jobs "$jobs" --speedup "$speedup")
 [ -z "$first" ] || slice+=(--first-job "$first")
 
 # --- simulator rows (same effective jobs: rounded limits, capped procs/runtimes) ---------
-for p in easy easy++; do
-  "$replay" "${slice[@]}" --simulate "$p" --cpus "$total" --out "$out/sim-$p" \
-    --write-slice "$out/slice.swf" > /dev/null 2> "$out/sim-$p.log" \
-    || { cat "$out/sim-$p.log" >&2; die "easypp-replay --simulate $p failed"; }
+for p in easy "$policy"; do
+  r=sim-easy
+  [ "$p" = easy ] || r=$sim_run
+  "$replay" "${slice[@]}" --simulate "$p" --cpus "$total" --out "$out/$r" \
+    --write-slice "$out/slice.swf" > /dev/null 2> "$out/$r.log" \
+    || { cat "$out/$r.log" >&2; die "easypp-replay --simulate $p failed"; }
 done
 log "simulator done: $(grep -c . "$out/slice.swf") lines in slice.swf"
 
@@ -113,7 +157,9 @@ live() {   # NAME SCHEDULER PARAMS
     || { tail -n 20 "$out/live-$name.testbed.log" >&2; return 1; }
   conf=$dir/slurm.conf
   log "$name: replay starts"
-  SLURM_CONF=$conf "$replay" "${slice[@]}" --create-users --out "$out/live-$name" \
+  local as=()
+  [ "$sched" = sched/easypp ] && as=(--policy "$policy")
+  SLURM_CONF=$conf "$replay" "${slice[@]}" --create-users "${as[@]}" --out "$out/live-$name" \
     > /dev/null 2> "$out/live-$name.log" || { tail -n 5 "$out/live-$name.log" >&2; return 1; }
   log "$name: replay done ($(grep -o '"wall_seconds": [0-9.]*' "$out/live-$name.json" | cut -d' ' -f2) s)"
   "$testbed" down --dir "$dir" >/dev/null 2>&1 || true
@@ -144,13 +190,13 @@ fi
 field() {   # FILE KEY
   sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$1"
 }
-runs=(live-backfill live-easypp sim-easy sim-easy++)
+runs=(live-backfill live-easypp sim-easy "$sim_run")
 label() {
   case $1 in
     live-backfill) echo "live sched/backfill" ;;
-    live-easypp) echo "live sched/easypp (easy++)" ;;
+    live-easypp) echo "live sched/easypp ($policy)" ;;
     sim-easy) echo "simulator easy" ;;
-    sim-easy++) echo "simulator easy++" ;;
+    *) echo "simulator $policy" ;;
   esac
 }
 pct() {   # A B -> how far A is from B, in percent of B
@@ -176,7 +222,7 @@ for r in "${runs[@]}"; do
        END { for (c = 1; c <= 4; c++) printf "%d %d %.2f\n", c, n[c], n[c] ? s[c] / n[c] : 0 }' \
     "$out/$r.perjob" > "$out/$r.classes"
 done
-paste "$out"/live-backfill.classes "$out"/live-easypp.classes "$out"/sim-easy.classes "$out"/sim-easy++.classes \
+paste "$out"/live-backfill.classes "$out"/live-easypp.classes "$out"/sim-easy.classes "$out/$sim_run.classes" \
   | awk 'BEGIN { split("<10min 10min-1h 1h-4h >4h", name, " ") }
          { printf "\"%s (n=%d)\" %s %s %s %s\n", name[$1], $2, $3, $6, $9, $12 }' > "$out/classes.dat"
 
@@ -197,7 +243,7 @@ set yrange [0:1.02]
 plot "$out/live-backfill.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 1 t "live sched/backfill", \
      "$out/live-easypp.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 2 t "live sched/easypp", \
      "$out/sim-easy.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 3 t "simulator easy", \
-     "$out/sim-easy++.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 4 t "simulator easy++"
+     "$out/$sim_run.wait-cdf" u (\$1 < 0.1 ? 0.1 : \$1):2 w steps ls 4 t "simulator $policy"
 set output "$out/bsld-cdf.png"
 set title "Bounded slowdown CDF (log scale)"
 set xlabel "bounded slowdown"
@@ -205,7 +251,7 @@ set xrange [1:*]
 plot "$out/live-backfill.bsld-cdf" u 1:2 w steps ls 1 t "live sched/backfill", \
      "$out/live-easypp.bsld-cdf" u 1:2 w steps ls 2 t "live sched/easypp", \
      "$out/sim-easy.bsld-cdf" u 1:2 w steps ls 3 t "simulator easy", \
-     "$out/sim-easy++.bsld-cdf" u 1:2 w steps ls 4 t "simulator easy++"
+     "$out/$sim_run.bsld-cdf" u 1:2 w steps ls 4 t "simulator $policy"
 unset logscale x
 set xrange [*:*]
 set output "$out/runtime-classes.png"
@@ -220,7 +266,7 @@ set key top left
 plot "$out/classes.dat" u 2:xtic(1) lc rgb "#1f77b4" t "live sched/backfill", \
      "" u 3 lc rgb "#d62728" t "live sched/easypp", \
      "" u 4 lc rgb "#aec7e8" t "simulator easy", \
-     "" u 5 lc rgb "#ff9896" t "simulator easy++"
+     "" u 5 lc rgb "#ff9896" t "simulator $policy"
 set output "$out/utilization.png"
 set title "Utilization over time ($total CPUs; mean over 1/100 of the run)"
 set style data lines
@@ -231,30 +277,32 @@ set key top right
 plot "$out/live-backfill.util" u 1:2 w steps ls 1 t "live sched/backfill", \
      "$out/live-easypp.util" u 1:2 w steps ls 2 t "live sched/easypp", \
      "$out/sim-easy.util" u 1:2 w steps ls 3 t "simulator easy", \
-     "$out/sim-easy++.util" u 1:2 w steps ls 4 t "simulator easy++"
+     "$out/$sim_run.util" u 1:2 w steps ls 4 t "simulator $policy"
 EOF
 
 {
-  echo "# A/B: sched/backfill vs sched/easypp on $(basename "$trace")"
+  echo "# A/B: sched/backfill vs sched/easypp ($policy) on $(basename "$trace")"
   echo
   if [ "$report_only" = yes ]; then
     echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $total CPUs. Report remade"
     echo "from the runs' files (--report-only). Times below are trace time (real"
   else
     echo "Slice: ${first:+from job $first, }$jobs jobs, speedup $speedup, $nodes nodes x $cpus CPUs ($total CPUs)."
+  echo "sched/easypp ran with SchedulerParameters=$epp_params."
     echo "Live replays ran $([ "$mode" = parallel ] && echo "side by side" || echo "one after the other") (${live_seconds} s wall for both). Times below are trace time (real"
   fi
   echo "times x $speedup). Simulator rows run on the same effective jobs (slice.swf: limits"
   echo "rounded up to whole minutes of compressed time, runtimes capped at the estimate)."
   echo
-  echo "| run | jobs | avg wait [min] | avg bsld | avg wait, all jobs [min] | avg bsld, all jobs | utilization [%] | prediction accuracy [%] | killed before limit | timeouts |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| run | jobs | avg wait [min] | avg bsld | avg wait, all jobs [min] | avg bsld, all jobs | utilization [%] | prediction accuracy [%] | killed before limit | timeouts | restarts | lost work [%] |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   for r in "${runs[@]}"; do
     j=$out/$r.json
-    printf '| %s | %s | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %s | %s |\n' "$(label "$r")" \
+    printf '| %s | %s | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %s | %s | %s | %.1f |\n' "$(label "$r")" \
       "$(field "$j" jobs_recorded)" "$(field "$j" avg_wait_min)" "$(field "$j" avg_bsld)" \
       "$(field "$j" all_avg_wait_min)" "$(field "$j" all_avg_bsld)" "$(field "$j" utilization)" \
-      "$(field "$j" accuracy)" "$(field "$j" killed_before_limit || echo 0)" "$(field "$j" timeouts)"
+      "$(field "$j" accuracy)" "$(field "$j" killed_before_limit || echo 0)" "$(field "$j" timeouts)" \
+      "$(field "$j" restarts)" "$(field "$j" lost_work_pct)"
   done
   for r in live-backfill live-easypp; do
     bad=$(( $(field "$out/$r.json" killed_before_limit) + $(field "$out/$r.json" missing) + $(field "$out/$r.json" timeouts) ))
@@ -266,18 +314,20 @@ EOF
   done
   echo
   echo "\"avg wait\" and \"avg bsld\" follow easypp-sim(1): the first 1% of ends and jobs ending after"
-  echo "the last arrival are left out ($(field "$out/live-backfill.json" counted) / $(field "$out/live-easypp.json" counted) / $(field "$out/sim-easy.json" counted) / $(field "$out/sim-easy++.json" counted) jobs counted); the \"all jobs\" columns count every job."
+  echo "the last arrival are left out ($(field "$out/live-backfill.json" counted) / $(field "$out/live-easypp.json" counted) / $(field "$out/sim-easy.json" counted) / $(field "$out/$sim_run.json" counted) jobs counted); the \"all jobs\" columns count every job."
   echo "Live prediction accuracy is reconstructed: the policy's predictor replayed over the real"
   echo "schedule (predicted at submit from jobs ended before, corrected, taught at the end)."
   echo
   lb=$(field "$out/live-backfill.json" all_avg_wait_min); se=$(field "$out/sim-easy.json" all_avg_wait_min)
-  le=$(field "$out/live-easypp.json" all_avg_wait_min); sp=$(field "$out/sim-easy++.json" all_avg_wait_min)
+  le=$(field "$out/live-easypp.json" all_avg_wait_min); sp=$(field "$out/$sim_run.json" all_avg_wait_min)
   lbb=$(field "$out/live-backfill.json" all_avg_bsld); seb=$(field "$out/sim-easy.json" all_avg_bsld)
-  leb=$(field "$out/live-easypp.json" all_avg_bsld); spb=$(field "$out/sim-easy++.json" all_avg_bsld)
+  leb=$(field "$out/live-easypp.json" all_avg_bsld); spb=$(field "$out/$sim_run.json" all_avg_bsld)
   echo "Live vs simulator (all jobs): sched/backfill's average wait is $(pct "$lb" "$se") from the"
   echo "simulator's easy (bounded slowdown $(pct "$lbb" "$seb")); sched/easypp's average wait is"
-  echo "$(pct "$le" "$sp") from the simulator's easy++ (bounded slowdown $(pct "$leb" "$spb"))."
-  echo "EASY++ vs EASY: live $(pct "$le" "$lb") average wait, simulator $(pct "$sp" "$se")."
+  echo "$(pct "$le" "$sp") from the simulator's $policy (bounded slowdown $(pct "$leb" "$spb"))."
+  echo "$policy vs EASY: live $(pct "$le" "$lb") average wait, simulator $(pct "$sp" "$se")."
+  echo "Restarts and lost work: live from sacct --duplicates (each REQUEUED run is a killed run,"
+  echo "its CPUs x run time lost), simulated from the policy's kill decisions."
   echo "Every second of real scheduling latency (submission, scheduler pass, launch) is $speedup s"
   echo "of trace time here, which is why live waits are longer and short jobs' bounded"
   echo "slowdowns much higher than simulated; compare live with live, and the live gap with the"

@@ -129,6 +129,12 @@ LiveOutcome live_outcome(const ReplayPlan& plan, const std::vector<RealTimes>& r
       ++live.killed_before_limit;
     }
     o.backfilled = r.backfilled;
+    // Killed runs (requeued): work lost, in trace time like everything else here.
+    o.restarts = r.restarts;
+    if (p.procs > 0)
+      o.run_before_final = static_cast<Time>(std::llround(r.lost_cpu_seconds * f / p.procs));
+    out.lost_proc_seconds += r.lost_cpu_seconds * f;
+    out.busy_proc_seconds += r.lost_cpu_seconds * f;
     out.jobs.push_back(o);
     live.plan_index.push_back(i);
     estimates.push_back(static_cast<Time>(std::llround(static_cast<double>(p.limit_min) * 60.0 * f)));

@@ -22,6 +22,8 @@ struct RealTimes {
   int end_state = 0;         // enum epp_end_state
   std::string state;         // Slurm's name
   bool backfilled = false;
+  int restarts = 0;             // runs killed and requeued before the final one
+  double lost_cpu_seconds = 0;  // their CPU-seconds, real time
 };
 
 struct LiveOutcome {

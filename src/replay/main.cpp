@@ -314,6 +314,8 @@ int run(const ReplayOptions& o) {
     r.end_state = rec.record.end_state;
     r.state = rec.state;
     r.backfilled = rec.backfilled;
+    r.restarts = rec.restarts;
+    r.lost_cpu_seconds = rec.lost_cpu_seconds;
   }
   LiveOutcome lo = live_outcome(plan, real, real_start, policy->traits(),
                                 "live:" + scheduler, base_name(o.trace));

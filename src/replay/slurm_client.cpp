@@ -1,5 +1,6 @@
 #include "replay/slurm_client.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -158,10 +159,30 @@ int parse_sacct_with_flags(const std::string& line, LiveRecord& out, std::string
   return 1;
 }
 
+int parse_sacct_requeued_run(const std::string& line, LiveRecord& out) {
+  // State is the ninth of the format's twelve fields.
+  std::size_t begin = 0;
+  for (int i = 0; i < 8; ++i) {
+    begin = line.find('|', begin);
+    if (begin == std::string::npos) return 0;
+    ++begin;
+  }
+  const std::size_t end = line.find('|', begin);
+  if (end == std::string::npos || line.compare(begin, end - begin, "REQUEUED") != 0) return 0;
+  // The library parses ended runs only: read this one's times as if it had completed.
+  std::string as_ended = line;
+  as_ended.replace(begin, end - begin, "COMPLETED");
+  std::string err;
+  return parse_sacct_with_flags(as_ended, out, err) == 1 && out.record.end >= out.record.start
+             ? 1
+             : 0;
+}
+
 std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_t>& ids,
                                                   std::vector<std::string>& problems,
                                                   std::string* raw) {
   std::map<std::uint64_t, LiveRecord> out;
+  std::map<std::uint64_t, LiveRecord> killed;  // restarts and lost CPU-seconds per job
   if (raw) raw->clear();
   const std::set<std::uint64_t> wanted(ids.begin(), ids.end());
   for (std::size_t i = 0; i < ids.size(); i += kChunk) {
@@ -181,9 +202,27 @@ std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_
         problems.push_back("sacct:" + std::to_string(n) + ": " + err);
         continue;
       }
+      LiveRecord run;
+      if (rc == 0 && parse_sacct_requeued_run(line, run) == 1) {
+        LiveRecord& k = killed[run.record.job.job_id];
+        if (k.restarts == 0) k.record.job.submit = run.record.job.submit;
+        ++k.restarts;
+        k.lost_cpu_seconds += static_cast<double>(run.record.end - run.record.start) *
+                              static_cast<double>(run.record.job.procs);
+        continue;
+      }
       if (rc == 0 || wanted.count(rec.record.job.job_id) == 0) continue;
       out[rec.record.job.job_id] = rec;  // --duplicates: the last (latest) record wins
     }
+  }
+  for (auto& [id, rec] : out) {
+    auto k = killed.find(id);
+    if (k == killed.end()) continue;
+    rec.restarts = k->second.restarts;
+    rec.lost_cpu_seconds = k->second.lost_cpu_seconds;
+    // A requeued job's record carries the requeue as its submit time: the user submitted
+    // it once, at the first run's submit, and waits from then.
+    rec.record.job.submit = std::min(rec.record.job.submit, k->second.record.job.submit);
   }
   return out;
 }

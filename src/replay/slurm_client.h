@@ -24,6 +24,11 @@ struct LiveRecord {
   epp_record record{};        // times: epoch seconds
   std::string state;          // Slurm's state name ("COMPLETED", "CANCELLED by 0", ...)
   bool backfilled = false;    // sacct Flags has SchedBackfill (unknown from jobcomp)
+  // Runs before the final one that were killed and requeued (sacct --duplicates shows each
+  // as State REQUEUED, papers 002/004 live): how many, and their CPU-seconds (real time).
+  // The record's submit is then the first run's (Slurm's final record has the requeue's).
+  int restarts = 0;
+  double lost_cpu_seconds = 0;
 };
 
 struct QueueCounts {
@@ -74,6 +79,10 @@ std::string jobcomp_file(const std::map<std::string, std::string>& config);
 // Parses one "sacct --parsable2" line of the replay's format (the predictor library's
 // fields plus Flags). Returns 1 (filled), 0 (skip: a step, not ended) or -1 (err set).
 int parse_sacct_with_flags(const std::string& line, LiveRecord& out, std::string& err);
+
+// A sacct line of a run that was killed and requeued (State REQUEUED, an allocation line
+// with a start): returns 1 and fills job id, procs, start and end; 0 for any other line.
+int parse_sacct_requeued_run(const std::string& line, LiveRecord& out);
 
 // The --format argument sacct is run with.
 const char* sacct_format();

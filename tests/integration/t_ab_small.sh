@@ -55,6 +55,11 @@ check_live() {   # NAME LABEL
   assert_eq 0 "$states" "$name: jobs not COMPLETED in sacct"
   assert_eq 0 "$(field "$json" killed_before_limit)" "$name: killed before limit (JSON)"
   assert_eq 0 "$(row "$label" | awk -F'|' '{gsub(/ /, "", $10); print $10}')" "$name: killed before limit (report.md)"
+  # Restarts: sacct --duplicates's REQUEUED allocation lines (none under these policies).
+  local requeued
+  requeued=$(awk -F'|' '$1 != "" && $1 !~ /\./ && $9 == "REQUEUED"' "$sacct" | wc -l)
+  assert_eq "$requeued" "$(field "$json" restarts)" "$name: restarts (JSON) = REQUEUED runs in sacct"
+  assert_eq "$requeued" "$(row "$label" | awk -F'|' '{gsub(/ /, "", $12); print $12}')" "$name: restarts (report.md)"
 }
 check_live backfill "live sched/backfill"
 check_live easypp "live sched/easypp (easy++)"

@@ -69,6 +69,26 @@ TEST(MultiQueue, OtherLimitsByName) {
   EXPECT_THROW(make_policy("mq", o), std::invalid_argument);
 }
 
+// delay=D_1 (paper: 2500 s) for the variable-delay variants, with the paper's limits or
+// others; mq has no delay, so the key is an error naming it.
+TEST(MultiQueue, InitialDelayByName) {
+  auto vd = make_policy("mq-vd:delay=20");
+  auto* mq = dynamic_cast<MultiQueuePolicy*>(vd.get());
+  ASSERT_NE(mq, nullptr);
+  EXPECT_EQ(mq->current_delay(), 20);
+  EXPECT_EQ(mq->queues(), 4) << "paper limits 100, 1000, 10000 s";
+  EXPECT_EQ(mq->queue_of(waiting(1, 1, 10001)), 3);
+  auto custom = make_policy("mq-vd0:60:600:delay=30");
+  mq = dynamic_cast<MultiQueuePolicy*>(custom.get());
+  ASSERT_NE(mq, nullptr);
+  EXPECT_EQ(mq->current_delay(), 30);
+  EXPECT_EQ(mq->queues(), 3);
+  EXPECT_THROW(make_policy("mq:delay=20"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq-vd:delay=-1"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq-vd:delay=20:delay=30"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq-vd:dealy=20"), std::invalid_argument);
+}
+
 TEST(MultiQueue, FirstSplitIsEven) {
   MultiQueuePolicy p = four_queues();
   ClusterState s;

@@ -1,5 +1,7 @@
-// The scheduling thread: passes on change, on the periodic tick and on wake(); a prompt
-// stop even with a long poll period; exceptions from a pass reported, not fatal.
+// The scheduling thread: passes on change, on the periodic tick, on wake() and at a
+// requested time (wake_at); a prompt stop even with a long poll period; exceptions from a
+// pass reported, not fatal. Timed passes are checked by order and lower bounds (never
+// before the time asked), with poll and interval of an hour so only wake_at explains them.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <mutex>
 #include <pthread.h>
 #include <thread>
+#include <vector>
 
 #include "plugin/agent.h"
 
@@ -117,6 +120,87 @@ TEST(PluginAgent, SetIntervalTakesEffect) {
   ASSERT_TRUE(eventually([&] { return passes == 1; }));
   agent.set_interval(20ms);
   EXPECT_TRUE(eventually([&] { return passes >= 3; }));
+  agent.stop();
+}
+
+// The pass's own clock reading, for lower bounds.
+struct PassTimes {
+  std::mutex m;
+  std::vector<Clock::time_point> at;
+  void add() {
+    std::lock_guard lock(m);
+    at.push_back(Clock::now());
+  }
+  Clock::time_point operator[](std::size_t i) {
+    std::lock_guard lock(m);
+    return at.at(i);
+  }
+};
+
+TEST(PluginAgent, WakeAtRunsAPassNoEarlierThanAsked) {
+  PassTimes times;
+  std::atomic<int> passes{0};
+  Agent agent({[] { return false; }, [&] { times.add(); ++passes; }, {}}, 1h, 1h);
+  agent.start();
+  agent.wake();  // the first pass (it would otherwise wait one poll, an hour here)
+  ASSERT_TRUE(eventually([&] { return passes == 1; }));
+  const auto asked = Clock::now() + 40ms;
+  agent.wake_at(asked);
+  // Poll and interval are an hour: only the requested time can bring this pass.
+  ASSERT_TRUE(eventually([&] { return passes == 2; }));
+  EXPECT_GE(times[1], asked) << "a timed pass ran before its time";
+  agent.stop();
+}
+
+TEST(PluginAgent, APassCanAskForTheNext) {
+  // Each of the first three passes asks for one 10 ms later (what the plugin does with the
+  // plan's wake_at); the request is consumed before the pass, so the chain goes on.
+  PassTimes times;
+  std::atomic<int> passes{0};
+  std::vector<Clock::time_point> asked;  // written by the thread only, read after stop
+  Agent* self = nullptr;
+  Agent agent({[] { return false; },
+               [&] {
+                 times.add();
+                 if (++passes <= 3) {
+                   asked.push_back(Clock::now() + 10ms);
+                   self->wake_at(asked.back());
+                 }
+               },
+               {}},
+              1h, 1h);
+  self = &agent;
+  agent.start();
+  agent.wake();
+  ASSERT_TRUE(eventually([&] { return passes == 4; }));
+  agent.stop();
+  ASSERT_EQ(asked.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_GE(times[i + 1], asked[i]) << "pass " << i + 2 << " ran before its time";
+}
+
+TEST(PluginAgent, AnEarlierWakeReplacesALaterOne) {
+  std::atomic<int> passes{0};
+  Agent agent({[] { return false; }, [&] { ++passes; }, {}}, 1h, 1h);
+  agent.start();
+  agent.wake();  // the first pass (it would otherwise wait one poll, an hour here)
+  ASSERT_TRUE(eventually([&] { return passes == 1; }));
+  agent.wake_at(Clock::now() + 1h);  // the thread now sleeps towards this ...
+  agent.wake_at(Clock::now() + 5ms);  // ... and must notice the earlier request
+  EXPECT_TRUE(eventually([&] { return passes == 2; }));
+  agent.stop();
+}
+
+TEST(PluginAgent, WakeAtNulloptCancels) {
+  std::atomic<int> passes{0};
+  Agent agent({[] { return false; }, [&] { ++passes; }, {}}, 5ms, 1h);
+  agent.start();
+  agent.wake();  // the first pass (it would otherwise wait one poll, an hour here)
+  ASSERT_TRUE(eventually([&] { return passes == 1; }));
+  agent.wake_at(Clock::now() + 20ms);
+  agent.wake_at(std::nullopt);
+  std::this_thread::sleep_for(60ms);  // past the cancelled time, many polls later
+  EXPECT_EQ(passes, 1) << "a cancelled wake-up still ran a pass";
   agent.stop();
 }
 

@@ -286,6 +286,35 @@ TEST(PlanCluster, PartitionPoliciesOnlyForDisjointPartitions) {
       << "never on solo's node from the main group";
 }
 
+// Timed passes (issue 18): the plan carries the earliest wake-up any group's policy asked
+// for. Two disjoint partitions under mq-vd (paper 001's variable delay; D_1 cut from the
+// paper's 2500 s by delay=): main with D_1 = 300 s, solo with D_1 = 150 s. Each holds one
+// extra-long job (limit 20000 s > the last queue limit, 10000 s) submitted 100 s ago on an
+// idle node: main's is released at now-100+300 = now+200, solo's at now-100+150 = now+50.
+// Neither starts now; the plan asks to plan again at now+50, the earlier of the two.
+TEST(PlanCluster, EarliestWakeUpOfTheGroups) {
+  Config c = config_with("mq-vd:delay=300");
+  c.partition_policy = {{"solo", "mq-vd:delay=150"}};
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8), node("n1", 8)};
+  s.partitions = {partition("main", {0}), partition("solo", {1})};
+  s.waiting = {waiting(1, 8, 20000, {"main"}, 10), waiting(2, 8, 20000, {"solo"}, 5)};
+  const ClusterModel m = build_cluster_model(s);
+  Planner planner(c);
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_EQ(plan.groups[0].decision.wake_at, kNow + 200);
+  EXPECT_EQ(plan.groups[1].decision.wake_at, kNow + 50);
+  EXPECT_EQ(plan.wake_at, kNow + 50);
+  EXPECT_FALSE(starts(plan.groups[0], 1));
+  EXPECT_FALSE(starts(plan.groups[1], 2));
+  // At solo's release its job starts; main's still waits, and is what the plan asks for.
+  const ClusterPlan later = planner.plan_cluster(m, kNow + 50);
+  EXPECT_TRUE(starts(later.groups[1], 2));
+  EXPECT_EQ(later.wake_at, kNow + 200);
+}
+
 // Every core policy plans a Machine's nodes (mq included, issue 13): the plugin plans
 // every partition on nodes and has no per-partition CPU-count plan to fall back to. A
 // pool-only policy would refuse a state with a Machine (std::invalid_argument).

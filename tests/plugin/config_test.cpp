@@ -244,6 +244,26 @@ TEST(PluginConfig, PolicyKeysAreChecked) {
   EXPECT_NE(bad.errors[0].find("depht=4: not a key of this policy"), std::string::npos)
       << bad.errors[0];
 }
+
+// Paper 001's multiple-queue family is configurable live (issue 18): other queue limits
+// and mq-vd's initial delay (delay=D_1) in easypp_policy and easypp_partition_policy; mq
+// has no delay, so the key is refused and the default kept.
+TEST(PluginConfig, MultiQueuePolicies) {
+  const std::vector<std::string> names = {"easy++", "mq", "mq-vd", "mq-vd0", "mq-1q"};
+  auto with_mq = [&](const std::string& text) { return parse_scheduler_parameters(text, names); };
+  for (const char* spec : {"mq", "mq-vd", "mq:60:600", "mq-vd:delay=20", "mq-vd0:60:600:delay=5"}) {
+    const ParsedConfig p = with_mq(std::string("easypp_policy=") + spec);
+    EXPECT_TRUE(p.errors.empty()) << spec << ": " << p.errors.front();
+    EXPECT_EQ(p.config.policy, spec);
+  }
+  const ParsedConfig parts = with_mq("easypp_partition_policy=short:mq;long:mq-vd:30:60:delay=5");
+  EXPECT_TRUE(parts.errors.empty()) << parts.errors.front();
+  EXPECT_EQ(parts.config.policy_for("long"), "mq-vd:30:60:delay=5");
+  const ParsedConfig bad = with_mq("easypp_policy=mq:delay=5");
+  EXPECT_EQ(bad.config.policy, "easy++");
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_NE(bad.errors[0].find("delay=5"), std::string::npos) << bad.errors[0];
+}
 }  // namespace
 }  // namespace easypp::plugin
 

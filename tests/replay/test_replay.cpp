@@ -193,6 +193,25 @@ TEST(Sacct, LineWithFlags) {
   EXPECT_FALSE(err.empty());
 }
 
+// sacct --duplicates lists a requeued job's killed runs as REQUEUED lines before its final
+// one: each is a restart, its CPUs x (End - Start) lost work (4 CPUs x 30 s = 120 here).
+TEST(Sacct, RequeuedRunsAreKilledRuns) {
+  LiveRecord run;
+  ASSERT_EQ(parse_sacct_requeued_run("19|eppu001|999|2026-11-22T03:03:59|2026-11-22T03:04:01|"
+                                     "2026-11-22T03:04:31|2|4|REQUEUED|debug|epp17|SchedMain",
+                                     run), 1);
+  EXPECT_EQ(run.record.job.job_id, 19u);
+  EXPECT_EQ(run.record.job.procs, 4);
+  EXPECT_EQ(run.record.end - run.record.start, 30);
+  LiveRecord other;
+  EXPECT_EQ(parse_sacct_requeued_run("19|eppu001|999|2026-11-22T03:03:59|2026-11-22T03:05:01|"
+                                     "2026-11-22T03:05:31|2|4|COMPLETED|debug|epp17|SchedMain",
+                                     other), 0);
+  EXPECT_EQ(parse_sacct_requeued_run("19.batch||||2026-11-22T03:04:01|2026-11-22T03:04:31||4|REQUEUED|||",
+                                     other), 0) << "a step, not an allocation";
+  EXPECT_EQ(parse_sacct_requeued_run("no bars", other), 0);
+}
+
 // Three jobs on 10 CPUs at speedup 60, real epoch times from a made-up accounting.
 struct LiveFixture {
   ReplayPlan plan;
