@@ -128,6 +128,28 @@ int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
   return EPP_LOAD_ERROR;
 }
 
+int epp_copy_history(epp_predictor* to, const epp_predictor* from, char* err, size_t errlen) {
+  if (to == nullptr || from == nullptr || to == from) {
+    easypp::predictor::set_error(err, errlen, "epp_copy_history: no predictor, or the same one twice");
+    return -1;
+  }
+  try {
+    std::scoped_lock lock(to->mu, from->mu);
+    std::string error;
+    if (!easypp::predictor::copy_state(from->model, to->model, error)) {
+      easypp::predictor::set_error(err, errlen, error);
+      return -1;
+    }
+    to->newer_state_path = from->newer_state_path;
+    return 0;
+  } catch (const std::exception& e) {
+    easypp::predictor::set_error(err, errlen, std::string("epp_copy_history: ") + e.what());
+  } catch (...) {
+    easypp::predictor::set_error(err, errlen, "epp_copy_history: unexpected error");
+  }
+  return -1;
+}
+
 size_t epp_predictor_users(const epp_predictor* p) {
   if (p == nullptr) return 0;
   std::lock_guard lock(p->mu);

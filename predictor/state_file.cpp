@@ -464,6 +464,22 @@ ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string
   return ParseOutcome::Ok;
 }
 
+bool copy_state(const RuntimeModel& from, RuntimeModel& to, std::string& error) {
+  Json doc = to_json(from);
+  std::unique_ptr<char, decltype(&std::free)> text(doc ? json_dumps(doc.get(), JSON_COMPACT) : nullptr,
+                                                   &std::free);
+  if (!text) {
+    error = "could not serialise the history (out of memory)";
+    return false;
+  }
+  std::string why, where;
+  if (parse_state(text.get(), to, why, where) != ParseOutcome::Ok) {
+    error = "the history does not fit the new predictor: " + why + where;
+    return false;
+  }
+  return true;
+}
+
 LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error) {
   remove_stale_temporaries(path);
   Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));

@@ -37,6 +37,11 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
 
 inline constexpr long kStaleTemporarySeconds = 600;
 
+// `to` takes `from`'s history exactly as a save_state + load_state round trip would give
+// it (same JSON, parsed for `to`'s spec), without the disk: a reconfigure hands history
+// over even when the disk is full. Only on success is `to` changed; else `error` says why.
+bool copy_state(const RuntimeModel& from, RuntimeModel& to, std::string& error);
+
 // The parsing half of load_state, on a document in memory (also what the fuzzer drives).
 // Fills `model` only on Ok; else `why` says what is wrong, and `where` is ":LINE:COLUMN"
 // for a JSON syntax error (else empty).

@@ -106,6 +106,12 @@ enum epp_load_result {
 };
 EPP_API int epp_save(const epp_predictor *p, const char *path, char *err, size_t errlen);
 EPP_API int epp_load(epp_predictor *p, const char *path, char *err, size_t errlen);
+/* `to` takes `from`'s history as an epp_save + epp_load round trip through one file would
+ * give it (for `to`'s spec), in memory: a driver replacing its predictor (a reconfigure)
+ * keeps what was learnt even when saving fails. `to` also takes `from`'s refusal to
+ * overwrite a newer easypp's state file. 0 on success; -1 (message in err, `to` unchanged)
+ * otherwise. `to` and `from` must differ. */
+EPP_API int epp_copy_history(epp_predictor *to, const epp_predictor *from, char *err, size_t errlen);
 
 /* Number of users and history records kept (for stats and tests). */
 EPP_API size_t epp_predictor_users(const epp_predictor *p);

@@ -24,7 +24,8 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
     run_on_nodes(state, rules, decision);
     return;
   }
-  if (rules.depth > 1) {
+  // Several reservations (depth, or the starvation guard's) need the node plan.
+  if (rules.depth > 1 || (rules.bound != nullptr && rules.bound->starving(state))) {
     // Several reservations need the node plan; one node of `procs` CPUs plans the same.
     pool_ = Machine::single_node(state.procs);
     pool_state_.now = state.now;

@@ -15,18 +15,31 @@
 // still free beyond the head's need at the deadline on kill times. From that pass on the
 // head's kill-time reservation can only move earlier, as under EASY. With guard=always
 // the head is guarded from its first pass, so it starts by its promise.
+//
+// The starvation threshold (starve=SECONDS): shortest-first backfilling serves newcomers
+// before jobs queued for long that are not the head, so in a backlog their waits grow past
+// EASY's (which backfills in queue order). Every waiting job behind the head that has
+// waited at least the threshold is guarded too: it is reserved, in queue order, at its
+// earliest start in the kill-time plan (after the head's deadline), and a backfill must
+// fit around those reservations on kill times, as EASY's backfills fit around its head.
+// Like Maui's and Slurm's reservations for the longest-waiting jobs, but on kill times.
 #ifndef EASYPP_CORE_HEAD_BOUND_H
 #define EASYPP_CORE_HEAD_BOUND_H
 
+#include <cstdint>
 #include <optional>
+#include <span>
 
 #include "core/job.h"
+#include "core/node_plan.h"
 
 namespace easypp {
 
 struct BoundRule {
   Time slack = 0;  // seconds past the kill-time reservation before the head is guarded
   bool always = false;  // guard from the head's first pass (start <= promise)
+  // Waiting jobs behind the head that have waited this long are guarded too (kNever: none).
+  Time starve = kNever;
 };
 
 class HeadBound {
@@ -40,6 +53,17 @@ class HeadBound {
   // promise. A kill-time start of kNever (the head cannot be placed on kill times)
   // guards nothing.
   std::optional<Time> deadline(JobId head, Time planned, Time kill_time_start);
+
+  // True when a waiting job has waited at least the starvation threshold at state.now
+  // (then the pass plans on nodes, where several kill-time reservations fit).
+  bool starving(const ClusterState& state) const;
+
+  // Reserves in `kill_plan` (running jobs to kill times, this pass's starts, the head),
+  // in the order of `behind` (the waiting positions after the head, queue order), every
+  // job that has waited at least the threshold, at its earliest start on kill times.
+  // Returns how many it reserved; a backfill must then fit `kill_plan` now.
+  int guard_starved(const ClusterState& state, std::span<const std::uint32_t> behind,
+                    NodePlan& kill_plan) const;
 
   // The current head's promise (for tests and reports).
   std::optional<Time> promise() const {

@@ -84,6 +84,8 @@ void EasyPass::run_on_nodes(const ClusterState& state, const EasyRules& rules,
       kill_plan_.reserve(slot.allocation, *deadline, head.estimate);
       guarded = true;
     }
+    const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
+    if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
   }
   std::span<std::uint32_t> candidates(positions_.data() + k, positions_.size() - k);
   if (rules.backfill_order != rules.reservation_order) {

@@ -81,7 +81,13 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             }
             const bool always = guard.empty() ? c.bound && c.bound->always : guard == "always";
             full.bound.reset();
-            if (slack) full.bound = BoundRule{*slack, always};
+            // Starvation threshold (head_bound.h): starve=off|SECONDS, with bound= only.
+            const auto starve = params.integer_or_off("starve", std::nullopt, 0, 100'000'000);
+            if (starve && !slack) {
+              throw std::invalid_argument("policy " + params.spec() + ": starve=" +
+                                          std::to_string(*starve) + " needs bound=SECONDS");
+            }
+            if (slack) full.bound = BoundRule{*slack, always, starve ? *starve : kNever};
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
             full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
             // LXF&W(w) backfill order, w in thousandths per hour: lxfw=off|N.

@@ -91,6 +91,13 @@ int Predictions::load(const std::string& path, std::string& error) {
   return result;
 }
 
+bool Predictions::take_history(const Predictions& from, std::string& error) {
+  char err[512] = {0};
+  const bool ok = epp_copy_history(predictor_, from.predictor_, err, sizeof err) == 0;
+  error = err;
+  return ok;
+}
+
 bool Predictions::save(const std::string& path, std::string& error) const {
   char err[512] = {0};
   const bool ok = epp_save(predictor_, path.c_str(), err, sizeof err) == 0;

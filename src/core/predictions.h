@@ -63,6 +63,9 @@ class Predictions {
   // History persistence (slurmctld restarts). load() returns an epp_load_result.
   int load(const std::string& path, std::string& error);
   bool save(const std::string& path, std::string& error) const;
+  // Takes `from`'s history as save + load would, in memory (epp_copy_history): a driver
+  // replacing its predictions keeps what was learnt even when the disk is full.
+  bool take_history(const Predictions& from, std::string& error);
   epp_predictor* handle() { return predictor_; }
 
  private:

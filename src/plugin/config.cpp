@@ -56,6 +56,10 @@ std::string ignored_backfill_key(std::string_view item) {
       {"bf_max_job_user_part", "use easypp_max_job_user"},
       {"bf_window", "none: plans to every job's end"},
       {"bf_resolution", "none: plans in seconds"},
+      {"bf_yield_interval", "use easypp_yield_interval"},
+      {"bf_yield_sleep", "use easypp_yield_sleep"},
+      {"bf_continue", "none: a pass goes on after yielding its locks unless partitions or "
+                      "the configuration changed"},
   };
   for (const auto& [k, v] : instead)
     if (k == key) return std::string(item) + " (" + v + ")";
@@ -118,6 +122,12 @@ class Parser {
       int_key(key, value, 0, 100000, c.start_estimates);
     } else if (k == "easypp_save_interval") {
       int_key(key, value, 1, 86400, c.save_interval);
+    } else if (k == "easypp_yield_interval") {
+      int_key(key, value, 1000, 10000000, c.yield_interval_usec);
+    } else if (k == "easypp_yield_sleep") {
+      int_key(key, value, 0, 10000000, c.yield_sleep_usec);
+    } else if (k == "max_rpc_cnt" || k == "max_sched_rpc_cnt") {
+      int_key(key, value, 0, 1000, c.max_rpc_cnt);
     } else if (k == "easypp_bootstrap_days") {
       int_key(key, value, 0, 3650, c.bootstrap_days);
     } else if (k == "easypp_state_file") {
@@ -138,6 +148,7 @@ class Parser {
            "easypp_interval, easypp_max_job_test, "
            "easypp_max_starts, easypp_max_job_user, easypp_reservation_depth, easypp_array_tasks, "
            "easypp_start_estimates, "
+           "easypp_yield_interval, easypp_yield_sleep, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
            "ignored");
     }
@@ -309,8 +320,12 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
       out.ignored.push_back(ignored_backfill_key(item));
       continue;
     }
-    if (item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") continue;  // Slurm's key
     const auto eq = item.find('=');
+    const std::string slurm_key = lower(trim(item.substr(0, eq)));
+    // Slurm's keys, but for max_rpc_cnt, which the plugin honours as stock backfill does.
+    if ((item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") &&
+        slurm_key != "max_rpc_cnt" && slurm_key != "max_sched_rpc_cnt")
+      continue;
     if (eq == std::string_view::npos) {
       out.errors.push_back("SchedulerParameters " + std::string(item) +
                            ": expected key=value; ignored");

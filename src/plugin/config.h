@@ -53,6 +53,15 @@ struct Config {
   // With accounting through slurmdbd and no saved history, learn the jobs that ended in
   // this many past days from slurmdbd at start; 0: never.
   int bootstrap_days = 30;  // easypp_bootstrap_days, 0..3650
+  // A pass gives slurmctld's locks back after holding them this long (stock:
+  // bf_yield_interval, 2 s) and sleeps this long before taking them again (stock:
+  // bf_yield_sleep, 0.5 s): short, so that no RPC waits long behind a pass.
+  int yield_interval_usec = 30000;  // easypp_yield_interval, 1000..10000000
+  int yield_sleep_usec = 10000;     // easypp_yield_sleep, 0..10000000
+  // Slurm's own max_rpc_cnt (or max_sched_rpc_cnt), honoured as stock backfill does: with
+  // that many RPCs in progress a pass is deferred, or yields at once; 0: never.
+  int max_rpc_cnt = 0;  // max_rpc_cnt, 0..1000
+
   // Log every decision at info level even without DebugFlags=Backfill.
   bool debug = false;  // easypp_debug=0|1
 

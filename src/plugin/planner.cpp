@@ -54,16 +54,6 @@ Planner::PredictionSlot& Planner::slot_for(const std::string& policy_name, const
   return slots_.emplace(policy_name, std::move(slot)).first->second;
 }
 
-Policy& Planner::policy_for(const std::string& partition, std::string& name) {
-  name = config_.policy_for(partition);
-  auto it = policies_.find(partition);
-  if (it == policies_.end() || it->second->name() != name) {
-    // One instance per partition: a policy may remember earlier passes of its domain.
-    it = policies_.insert_or_assign(partition, make_policy(name)).first;
-  }
-  return *it->second;
-}
-
 namespace {
 JobFacts facts_of(const JobRecord& r) {
   JobFacts f;
@@ -80,20 +70,6 @@ JobFacts facts_of(const JobRecord& r) {
 
 void Planner::retain_active(const std::unordered_set<JobId>& active) {
   for (auto& [name, slot] : slots_) slot.ledger->retain(active);
-}
-
-PartitionPlan Planner::plan(const PartitionSnapshot& partition) {
-  PartitionPlan out;
-  Policy& policy = policy_for(partition.name, out.policy);
-  PredictionSlot& slot = slot_for(out.policy, policy);
-  running_.clear();
-  waiting_.clear();
-  for (const JobRecord& r : partition.running) running_.push_back(facts_of(r));
-  for (const JobRecord& r : partition.waiting) waiting_.push_back(facts_of(r));
-  out.decision =
-      slot.ledger->sync(policy, partition.now, partition.procs, nullptr, running_, waiting_);
-  out.state = slot.ledger->state();
-  return out;
 }
 
 bool Planner::job_ended(const FinishedJob& finished) {
@@ -141,27 +117,20 @@ int Planner::load(const std::string& path, std::string& error) {
   return result;
 }
 
+int Planner::take_history(const Planner& old, std::string& error) {
+  const PredictionSlot* from = old.persisted_slot();
+  if (!from || !persisted_slot()) return EPP_LOAD_MISSING;
+  for (auto& [name, slot] : slots_) {
+    if (!slot.learns) continue;
+    if (!slot.ledger->predictions().take_history(from->ledger->predictions(), error))
+      return EPP_LOAD_ERROR;
+  }
+  return EPP_LOAD_OK;
+}
+
 std::size_t Planner::history_records() const {
   const PredictionSlot* slot = persisted_slot();
   return slot ? epp_predictor_records(slot->ledger->predictions().handle()) : 0;
-}
-
-bool Planner::plans_on_nodes(const std::string& partition) {
-  const std::string& name = config_.policy_for(partition);
-  auto it = on_nodes_.find(name);
-  if (it != on_nodes_.end()) return it->second;
-  // Ask the policy itself: a pool-only policy refuses a state with a Machine.
-  bool on_nodes = true;
-  const Machine probe = Machine::single_node(1);
-  ClusterState state;
-  state.procs = 1;
-  state.machine = &probe;
-  try {
-    make_policy(name)->plan(state);
-  } catch (const std::invalid_argument&) {
-    on_nodes = false;
-  }
-  return on_nodes_.emplace(name, on_nodes).first->second;
 }
 
 Policy& Planner::group_policy(const std::string& key, const std::string& name) {
@@ -228,11 +197,6 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
 }
 
 std::vector<Reservation> Planner::forecast_starts(const GroupPlan& plan) {
-  return forecast_.forecast(plan.state, plan.decision,
-                            static_cast<std::size_t>(config_.start_estimates));
-}
-
-std::vector<Reservation> Planner::forecast_starts(const PartitionPlan& plan) {
   return forecast_.forecast(plan.state, plan.decision,
                             static_cast<std::size_t>(config_.start_estimates));
 }

@@ -1,7 +1,7 @@
-// The Slurm-free half of a scheduling pass: translates a partition snapshot into the
-// core's JobLedger (which predicts, corrects and learns by the same rules as in the
-// simulator) and asks the partition's policy for a plan. Owns the per-partition policies
-// and one ledger per policy name (partitions with the same policy share its history).
+// The Slurm-free half of a scheduling pass: translates the cluster model into the core's
+// JobLedger (which predicts, corrects and learns by the same rules as in the simulator)
+// and asks each group's policy for a plan on the nodes. Owns the groups' policies and one
+// ledger per policy name (partitions with the same policy share its history).
 #ifndef EASYPP_PLUGIN_PLANNER_H
 #define EASYPP_PLUGIN_PLANNER_H
 
@@ -28,12 +28,6 @@ namespace easypp::plugin {
 // pv-easy, timed-run). The plugin does not carry kills out, so its configuration refuses
 // them (parse_scheduler_parameters' simulator_only).
 std::vector<std::string> killing_policy_names();
-
-struct PartitionPlan {
-  std::string policy;
-  ClusterState state;  // what the policy saw (for traces and tests)
-  Decision decision;
-};
 
 // One plan on the cluster's nodes: a group of partitions planned together by one policy.
 struct GroupPlan {
@@ -65,17 +59,12 @@ class Planner {
   // Drops per-job memory (predictions, corrections) of jobs no longer pending or running.
   void retain_active(const std::unordered_set<JobId>& active);
 
-  PartitionPlan plan(const PartitionSnapshot& partition);
-  // False when the partition's policy plans one pool of processors (the mq family):
-  // such a partition is planned alone on its CPU count (plan()), not on nodes.
-  bool plans_on_nodes(const std::string& partition);
   // Plans the model's waiting jobs (priority order) on its machine. `model` must outlive
   // the result (the states point to its machine).
   ClusterPlan plan_cluster(const ClusterModel& model, Time now);
-  std::vector<Reservation> forecast_starts(const GroupPlan& plan);
   // Forecast starts (squeue --start) for up to Config::start_estimates of the plan's
   // waiting jobs that it neither starts nor reserves.
-  std::vector<Reservation> forecast_starts(const PartitionPlan& plan);
+  std::vector<Reservation> forecast_starts(const GroupPlan& plan);
 
   // A job left the system. Deduplicated by job id; returns true if some predictor learnt.
   bool job_ended(const FinishedJob& finished);
@@ -86,6 +75,12 @@ class Planner {
   // policy's when it learns). No-ops returning true/EPP_LOAD_MISSING when no policy learns.
   bool save(const std::string& path, std::string& error) const;
   int load(const std::string& path, std::string& error);
+  // A reconfigure: this (new) planner takes `old`'s history in memory, as save + load
+  // would give it, so nothing learnt since the last save is lost when that save fails.
+  // EPP_LOAD_OK; EPP_LOAD_MISSING when `old` or this planner learns nothing (load the
+  // state file instead); EPP_LOAD_ERROR with a message when the copy failed (this
+  // planner's history is then empty).
+  int take_history(const Planner& old, std::string& error);
 
   std::size_t history_records() const;
   std::size_t corrections_made() const;
@@ -97,19 +92,14 @@ class Planner {
     bool learns = false;  // history-based: persisted and fed finished jobs
   };
 
-  Policy& policy_for(const std::string& partition, std::string& name);
   Policy& group_policy(const std::string& key, const std::string& name);
   PredictionSlot& slot_for(const std::string& policy_name, const Policy& policy);
   PredictionSlot* persisted_slot() const;
 
   Config config_;
-  std::map<std::string, std::unique_ptr<Policy>> policies_;  // by partition name
   std::map<std::string, PredictionSlot> slots_;              // by policy name
   std::map<std::string, std::unique_ptr<Policy>> group_policies_;  // by group key
-  std::map<std::string, bool> on_nodes_;                          // by policy name
   StartForecast forecast_;
-  std::vector<JobFacts> running_;  // scratch: one partition's jobs as the ledger takes them
-  std::vector<JobFacts> waiting_;
 };
 
 }  // namespace easypp::plugin

@@ -23,6 +23,7 @@
 #include "plugin/agent.h"
 #include "plugin/cluster_model.h"
 #include "plugin/config.h"
+#include "plugin/pass_locks.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
@@ -59,9 +60,6 @@ class SlurmLock {
   slurmctld_lock_t levels_;
 };
 
-// Read config; write jobs (start them, set start estimates) and nodes (select_nodes
-// allocates); read partitions and federation: what stock backfill holds.
-const slurmctld_lock_t kPassLocks = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK};
 const slurmctld_lock_t kConfigLocks = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 const slurmctld_lock_t kLearnLocks = {NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 
@@ -74,6 +72,9 @@ struct PassCounts {
   int queued = 0;
   int not_runnable = 0;  // queue records left out for limits or licences
   long longest_hold_usec = 0;  // slurmctld's locks, longest single hold in the pass
+  long slept_usec = 0;         // locks given back (yields), not counted as pass time
+  long build_usec = 0;         // Slurm's build_job_queue + sort, the longest step in one hold
+  int yields = 0;
   int partitions = 0;
   int started = 0;
   int backfilled = 0;
@@ -140,8 +141,6 @@ class Scheduler {
       info("sched/easypp: stock backfill's SchedulerParameters ignored: %s", keys.c_str());
     }
 
-    // Keep what the old planner learnt: it is loaded back from the state file below.
-    if (planner_) save_history(true);
     std::unique_ptr<Planner> planner;
     try {
       planner = std::make_unique<Planner>(parsed.config);
@@ -151,26 +150,38 @@ class Scheduler {
       planner = std::make_unique<Planner>(parsed.config);
     }
     config_ = parsed.config;
+    // The old planner hands what it learnt over in memory, not through the state file: a
+    // save failing here (a full disk) would lose everything learnt since the last one.
+    const std::unique_ptr<Planner> old = std::move(planner_);
     planner_ = std::move(planner);
+    const std::string old_state_file = state_file_;
     state_file_ = config_.state_file.empty() ? state_dir + "/easypp/predictor.json"
                                              : config_.state_file;
     if (::mkdir(dirname_of(state_file_).c_str(), 0700) != 0 && errno != EEXIST)
       error("sched/easypp: cannot create %s: %s; history will not be saved",
             dirname_of(state_file_).c_str(), std::strerror(errno));
     std::string err;
-    const int loaded = planner_->load(state_file_, err);
+    int loaded = old ? planner_->take_history(*old, err) : EPP_LOAD_MISSING;
+    const bool handed_over = loaded == EPP_LOAD_OK;
+    if (loaded == EPP_LOAD_ERROR)
+      error("sched/easypp: predictor history not handed over to the new configuration (%s); "
+            "loading %s", err.c_str(), state_file_.c_str());
+    if (!handed_over) loaded = planner_->load(state_file_, err);
     if (loaded == EPP_LOAD_OK || loaded == EPP_LOAD_MISSING) {
       info("sched/easypp: policy=%s%s%s, predictor history %s (%zu records)",
            config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
            config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
-           loaded == EPP_LOAD_OK ? ("loaded from " + state_file_).c_str() : "starts empty",
+           handed_over                 ? "kept in memory"
+           : loaded == EPP_LOAD_OK     ? ("loaded from " + state_file_).c_str()
+                                       : "starts empty",
            planner_->history_records());
     } else {
       error("sched/easypp: predictor history %s not loaded (%s); starting empty",
             state_file_.c_str(), err.c_str());
     }
     last_save_ = time(nullptr);
-    dirty_ = false;
+    // Handed over: unsaved history stays to be saved (at once into a new state file).
+    dirty_ = handed_over && (dirty_ || state_file_ != old_state_file);
     if (planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
         accounting == "accounting_storage/slurmdbd")
       bootstrap_from_slurmdbd(cluster, slurm_uid);
@@ -219,11 +230,18 @@ class Scheduler {
     const time_t now = time(nullptr);
     if (!force && now - last_save_ < config_.save_interval) return;
     std::string err;
-    if (!planner_->save(state_file_, err))
-      error("sched/easypp: saving predictor history to %s failed: %s", state_file_.c_str(),
-            err.c_str());
-    else
+    if (planner_->save(state_file_, err)) {
+      if (!save_error_.empty())
+        info("sched/easypp: predictor history saved to %s again", state_file_.c_str());
+      save_error_.clear();
       dirty_ = false;
+    } else if (err != save_error_) {
+      // Once until it changes: a lasting cause (a newer easypp's state file, a full disk)
+      // would otherwise be logged every save interval.
+      error("sched/easypp: saving predictor history to %s failed: %s (not logged again "
+            "until the error changes)", state_file_.c_str(), err.c_str());
+      save_error_ = err;
+    }
     last_save_ = now;
   }
 
@@ -236,90 +254,115 @@ class Scheduler {
     return {load_stamp(last_job_update), load_stamp(last_node_update), load_stamp(last_part_update)};
   }
 
-  // slurmctld's pass locks for a scope, timed: the longest hold of a pass is reported.
-  class TimedLock {
-   public:
-    explicit TimedLock(PassCounts& counts) : counts_(counts), lock_(kPassLocks) {
-      start_ = std::chrono::steady_clock::now();
-    }
-    ~TimedLock() {
-      const auto held = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - start_).count();
-      counts_.longest_hold_usec = std::max<long>(counts_.longest_hold_usec, held);
-    }
-    TimedLock(const TimedLock&) = delete;
-    TimedLock& operator=(const TimedLock&) = delete;
-
-   private:
-    PassCounts& counts_;
-    SlurmLock lock_;
-    std::chrono::steady_clock::time_point start_;
-  };
-
   static bool stopping() {
     return slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled;
   }
 
   // A pass. slurmctld's locks are held only to read the cluster and to carry the plan
   // out; the plan itself (the policy, the predictor) is made without them, so RPCs are
-  // served meanwhile. Job and partition pointers do not survive an unlock: the carrying
-  // out finds them again by id and name.
+  // served meanwhile. Reading and carrying out also give the locks back every
+  // easypp_yield_interval (PassLocks), so no hold is long even with 20,000 jobs queued.
+  // Job and partition pointers do not survive an unlock: the reading finds jobs again by
+  // id after a yield, the carrying out finds every job by id and partition by name.
+  //
+  // Why a snapshot read in slices cannot make the plan double-book: the resources held
+  // (nodes, reservations, running jobs' allocations) are read in one hold, and each job
+  // the plan starts is confined to the nodes the plan gave it (start_job excludes every
+  // other node), where select_nodes checks what is really free. What changed during a
+  // yield (a job started or ended by another scheduler, a new job) can only make the
+  // plan stale, never make two starts share what Slurm holds: a start on resources taken
+  // meanwhile is refused and keeps them for this pass, a job started meanwhile is
+  // dropped from the queue (no longer pending after its id is looked up again), and any
+  // change by others sets off another pass at once. Partition or configuration changes
+  // during a yield invalidate partition pointers and node indices: the pass stops there.
   void run_pass() {
     struct timeval t0;
     gettimeofday(&t0, nullptr);
     const time_t now = time(nullptr);
     PassCounts counts;
+    // Deferred while slurmctld is busy with RPCs, as stock backfill does (max_rpc_cnt):
+    // the stamps stay unseen, so the thread tries again at its next poll.
+    if (many_pending_rpcs(config_.max_rpc_cnt)) {
+      debug("sched/easypp: pass deferred: %d or more RPCs in progress (max_rpc_cnt)",
+            config_.max_rpc_cnt);
+      return;
+    }
     bool trace = config_.debug;
     std::unordered_set<JobId> not_runnable;
     Stamps read_at, seen;
+    PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
+                               config_.max_rpc_cnt});
+    const YieldPoint yield = locks.point();
     constexpr int kRounds = 3;
     for (int round = 0; round < kRounds; ++round) {
       ClusterSnapshot snap;
       std::unordered_map<JobId, QueuedByName> where;
       {
-        TimedLock lock(counts);
+        locks.take();
         if (stopping()) return;
+        const Stamps read_from = stamps_now();
+        locks.others_changed();  // from here: changes by others while the read yields
         trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
         if (round == 0) counts.learnt = learn_finished_jobs();
-        const JobQueue queue = read_job_queue(config_.max_job_test);
+        // Slurm's queue building cannot yield inside: start it on a fresh hold unless
+        // this one is young.
+        if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
+        const JobQueue queue = read_job_queue(config_.max_job_test, yield);
+        if (queue.abandoned) return;
+        counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         if (round == 0) {
           counts.queued = queue.length;
           counts.not_runnable = queue.not_runnable;
           // Stale planned nodes go (build_job_queue cleared the start times): each pass
           // shows its own.
           for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
-          for (const PartitionQueue& pq : queue.partitions) {
-            if (!(pq.partition->state_up & PARTITION_SCHED)) continue;
-            ++counts.partitions;
-            if (!planner_->plans_on_nodes(partition_name(pq.partition)))
-              plan_partition(pq, now, trace, counts);  // a policy planning a processor pool
-          }
+          for (const PartitionQueue& pq : queue.partitions)
+            if (pq.partition->state_up & PARTITION_SCHED) ++counts.partitions;
         }
         std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
-        snap = read_cluster(jobs, now, config_.array_tasks);
+        // Partition names now: read_cluster may yield (partitions stay valid unless it
+        // abandons, job pointers do not).
         for (const ClusterJob& c : jobs) {
           QueuedByName& w = where[c.id];
-          for (const QueuedJob& q : c.in) w.partitions.emplace_back(partition_name(q.partition), q.priority);
+          for (const QueuedJob& q : c.in)
+            w.choices.push_back({partition_name(q.partition), q.priority, q.qos_id});
         }
-        read_at = stamps_now();
+        bool abandoned = false;
+        snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned);
+        if (abandoned) return;
+        // The read's own changes (reasons set by build_job_queue) need no new pass; a
+        // change by others while it yielded may have been missed: then the stamps from
+        // before the read count as seen, so another pass follows.
+        read_at = locks.others_changed() ? read_from : stamps_now();
         if (round == 0) seen = read_at;
+        locks.release();
       }
       if (snap.waiting.empty()) break;
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
       bool again = false;
       {
-        TimedLock lock(counts);
+        locks.take();
         if (stopping()) return;
-        const bool quiet = stamps_now() == read_at;  // nothing changed while planning
-        again = carry_out(plan, model, snap, where, not_runnable, trace, counts);
-        if (!again || round + 1 == kRounds) show_plan(plan, model, where, now, trace);
-        // Our own starts need no new pass; a change made by others while we planned does.
-        seen = quiet ? stamps_now() : read_at;
+        const bool quiet = stamps_now() == read_at && !locks.others_changed();
+        bool stopped = false;
+        again = carry_out(plan, model, snap, where, not_runnable, trace, counts, yield, stopped);
+        if (stopped) return;
+        if (!again || round + 1 == kRounds) {
+          if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
+          show_plan(plan, model, where, now, trace);
+        }
+        // Our own starts need no new pass; a change made by others while we planned (or
+        // while the carrying out yielded) does.
+        seen = quiet && !locks.others_changed() ? stamps_now() : read_at;
+        locks.release();
       }
       if (!again) break;
     }
 
+    counts.longest_hold_usec = locks.longest_hold_usec();
+    counts.slept_usec = locks.slept_usec();
+    counts.yields = locks.yields();
     finish_stats(t0, counts);
     seen_job_ = seen.job;
     seen_node_ = seen.node;
@@ -330,10 +373,13 @@ class Scheduler {
     recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
     debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
           "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
-          "learnt, %u usec, longest lock hold %ld usec",
+          "learnt, %u usec, longest lock hold %ld usec (queue built in %ld usec), %d yields "
+          "(%ld usec)",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
           counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
-          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec);
+          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, counts.build_usec,
+          counts.yields,
+          counts.slept_usec);
   }
 
   static std::string partition_name(const part_record_t* part) {
@@ -348,38 +394,17 @@ class Scheduler {
     return bitmap;
   }
 
-  // Where a queued job may start, by name (pointers do not survive an unlock).
+  // Where, and under which QOS, a queued job may start (its queue records, by name and
+  // id: pointers do not survive an unlock).
   struct QueuedByName {
-    std::vector<std::pair<std::string, std::uint32_t>> partitions;  // priority order
+    std::vector<StartChoice> choices;  // priority order
   };
 
-  // The partition to start a job in: the first it is queued in (priority order) that
-  // still exists and holds every node the plan gave it.
-  static part_record_t* partition_for(const QueuedByName& where, const bitstr_t* nodes,
-                                      std::uint32_t& priority) {
-    part_record_t* first = nullptr;
-    for (const auto& [name, prio] : where.partitions) {
-      part_record_t* part = find_part_record(const_cast<char*>(name.c_str()));
-      if (!part) continue;
-      if (!first) {
-        first = part;
-        priority = prio;
-      }
-      if (part->node_bitmap && bit_super_set(const_cast<bitstr_t*>(nodes), part->node_bitmap)) {
-        priority = prio;
-        return part;
-      }
-    }
-    return first;
-  }
-
-  // The queued jobs planned on nodes: those of partitions whose policy plans nodes, less
-  // the ones found not runnable earlier in the pass and those past easypp_max_job_user.
+  // The queued jobs planned: those of partitions that schedule, less the ones found not
+  // runnable earlier in the pass and those past easypp_max_job_user.
   std::vector<ClusterJob> nodes_queue(const JobQueue& queue,
                                       const std::unordered_set<JobId>& not_runnable) {
-    auto keep = [this](part_record_t* part) {
-      return (part->state_up & PARTITION_SCHED) && planner_->plans_on_nodes(partition_name(part));
-    };
+    auto keep = [](part_record_t* part) { return (part->state_up & PARTITION_SCHED) != 0; };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
     std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
     if (config_.max_job_user > 0) {
@@ -396,9 +421,12 @@ class Scheduler {
   // runnable now: returns true so that the cluster is planned again without it (at most
   // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
   // what the plan gave it: no later job takes it.
+  // Between starts it may yield the locks (`yield`): every job and partition is found
+  // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                  const std::unordered_map<JobId, QueuedByName>& where,
-                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts) {
+                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts,
+                 const YieldPoint& yield, bool& stopped) {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
     std::unordered_set<JobId> unmodelled;
@@ -417,22 +445,27 @@ class Scheduler {
         auto w = where.find(id);
         if (w == where.end()) continue;
         if (starts_left(counts) == 0) break;
+        if (yield() == Yield::abandon) {
+          stopped = true;
+          return false;
+        }
         // The record now (an array's meta record moves on with each task started).
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
         OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
-        std::uint32_t priority = 0;
-        part_record_t* part = partition_for(w->second, nodes.get(), priority);
-        if (!part) continue;  // its partitions went away while we planned
         const bool backfilled =
             std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
-        const int rc = start_job(job, part, priority, backfilled, nodes.get());
+        part_record_t* part = nullptr;
+        const int rc = start_job(job, w->second.choices, backfilled, nodes.get(), &part);
+        if (!part) continue;  // its partitions went away while we planned
         if (rc == SLURM_SUCCESS) {
           count_start(counts, backfilled);
-          info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id,
+          const char* qos = compat::chosen_qos_name(job);
+          info("sched/easypp: started JobId=%u in %s on %s (%s%s)%s%s", job->job_id,
                partition_name(part).c_str(), job->nodes ? job->nodes : "?",
-               group.policy.c_str(), backfilled ? ", backfilled" : "");
+               group.policy.c_str(), backfilled ? ", backfilled" : "", *qos ? " under QOS " : "",
+               qos);
           continue;
         }
         ++counts.refused;
@@ -544,54 +577,6 @@ class Scheduler {
     }
   }
 
-  void plan_partition(const PartitionQueue& pq, time_t now, bool trace, PassCounts& counts) {
-    const PartitionSnapshot snap = read_partition(pq, now);
-    const PartitionPlan plan = planner_->plan(snap);
-    const Decision& d = plan.decision;
-    counts.examined += d.examined;
-    if (trace) trace_state(snap.name, plan.policy, plan.state, d);
-
-    std::unordered_map<JobId, const QueuedJob*> queued;
-    for (const QueuedJob& q : pq.jobs) queued.emplace(q.job->job_id, &q);
-    for (JobId id : d.start) {
-      auto it = queued.find(id);
-      if (it == queued.end()) continue;
-      const bool backfilled =
-          std::find(d.backfilled.begin(), d.backfilled.end(), id) != d.backfilled.end();
-      job_record_t* job = it->second->job;
-      if (starts_left(counts) == 0) break;
-      const int rc = start_job(job, pq.partition, it->second->priority, backfilled);
-      if (rc == SLURM_SUCCESS) {
-        count_start(counts, backfilled);
-        info("sched/easypp: started JobId=%u in %s on %s (%s%s)", job->job_id, snap.name.c_str(),
-             job->nodes ? job->nodes : "?", plan.policy.c_str(), backfilled ? ", backfilled" : "");
-      } else {
-        // Node-level fragmentation, limits, QOS...: blocked for this pass only. The rest of
-        // the plan stays safe: it assumed this job's CPUs were taken.
-        ++counts.refused;
-        if (trace)
-          info("sched/easypp: select_nodes refused JobId=%u in %s: %s", job->job_id,
-               snap.name.c_str(), slurm_strerror(rc));
-      }
-    }
-    // Start estimates for squeue --start (build_job_queue cleared the old ones): the plan's
-    // reservations, then forecasts for the other waiting jobs (estimates, not reservations).
-    // A job waiting in several partitions shows the earliest.
-    auto show_start = [&](const Reservation& r, const char* what) {
-      auto it = queued.find(r.job);
-      if (it == queued.end()) return;
-      job_record_t* job = it->second->job;
-      if (!IS_JOB_PENDING(job)) return;
-      const time_t start = std::max<time_t>(r.start, now + 1);
-      if (job->start_time == 0 || start < job->start_time) job->start_time = start;
-      if (trace)
-        info("sched/easypp: %s: JobId=%u %s %ld (in %lds)", snap.name.c_str(), job->job_id, what,
-             static_cast<long>(start), static_cast<long>(start - now));
-    };
-    for (const Reservation& r : d.reservations) show_start(r, "reserved at");
-    for (const Reservation& r : planner_->forecast_starts(plan)) show_start(r, "forecast to start at");
-  }
-
   static void trace_state(const std::string& name, const std::string& policy,
                           const ClusterState& s, const Decision& d) {
     info("sched/easypp: %s: policy %s, %d CPUs%s, %zu running, %zu waiting, now=%ld",
@@ -630,8 +615,9 @@ class Scheduler {
   static void finish_stats(const struct timeval& t0, const PassCounts& counts) {
     struct timeval t1;
     gettimeofday(&t1, nullptr);
-    const auto usec = static_cast<std::uint32_t>((t1.tv_sec - t0.tv_sec) * 1000000L +
-                                                 (t1.tv_usec - t0.tv_usec));
+    // Less the time the locks were given back, as stock backfill leaves out bf_sleep_usec.
+    const auto usec = static_cast<std::uint32_t>(std::max<long>(
+        0, (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_usec - t0.tv_usec) - counts.slept_usec));
     diag_stats_t& st = slurmctld_diag_stats;
     st.bf_when_last_cycle = t0.tv_sec;
     st.bf_cycle_counter++;
@@ -653,6 +639,7 @@ class Scheduler {
   std::string state_file_;
   time_t last_save_ = 0;
   bool dirty_ = false;
+  std::string save_error_;  // the last save's error, logged once
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
   time_t seen_at_ = 0;    // when the stamps above were taken
   bool recheck_ = false;  // one of them was of that very second

@@ -11,6 +11,7 @@
 // member named `operator`, a C++ keyword: renamed for these C headers only (unused here).
 #define operator easypp_slurm_operator
 extern "C" {
+#include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"

@@ -43,6 +43,76 @@ inline int select_nodes_now(job_record_t* job, char** err_msg, std::uint32_t sch
 #endif
 }
 
+// 24.11's queue has one record per (partition, QOS) of a job requesting several QOS
+// (--qos=a,b), and build_job_queue leaves job_ptr->qos_ptr at whichever it tried last.
+// A scheduler sets the record's QOS on the job before checking limits or starting it, as
+// stock backfill and the main scheduler do (job_ptr->qos_ptr = job_queue_rec->qos_ptr).
+// 22.05 has one QOS per job and no QOS in the record: all of these are no-ops there.
+
+// The record's QOS id (0: none, or a release without per-record QOS).
+inline std::uint32_t record_qos_id(const job_queue_rec_t* rec) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  return rec->qos_ptr ? rec->qos_ptr->id : 0;
+#else
+  (void)rec;
+  return 0;
+#endif
+}
+
+// The job takes the record's QOS (for acct_policy_job_runnable_pre_select).
+inline void use_record_qos(const job_queue_rec_t* rec) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  if (!rec->qos_ptr || !rec->job_ptr) return;
+  rec->job_ptr->qos_ptr = rec->qos_ptr;
+#if EASYPP_SLURM_AT_LEAST(25, 11, 0)
+  rec->job_ptr->qos_id = rec->qos_ptr->id;  // 25.11 reads the id as well
+#endif
+#else
+  (void)rec;
+#endif
+}
+
+// After the locks were released (pointers from the queue are gone): the job takes the QOS
+// of id `qos_id` from its own requested list. False when the job no longer requests it;
+// true (nothing to do) for 0 or a job with one QOS.
+inline bool set_job_qos(job_record_t* job, std::uint32_t qos_id) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  if (qos_id == 0 || !job->qos_list) return true;
+  assoc_mgr_lock_t locks = {};
+  locks.qos = READ_LOCK;
+  assoc_mgr_lock(&locks);
+  slurmdb_qos_rec_t* found = nullptr;
+  list_itr_t* it = list_iterator_create(job->qos_list);
+  while (auto* qos = static_cast<slurmdb_qos_rec_t*>(list_next(it)))
+    if (qos->id == qos_id) {
+      found = qos;
+      break;
+    }
+  list_iterator_destroy(it);
+  assoc_mgr_unlock(&locks);
+  if (!found) return false;
+  job->qos_ptr = found;
+#if EASYPP_SLURM_AT_LEAST(25, 11, 0)
+  job->qos_id = found->id;
+#endif
+  return true;
+#else
+  (void)job;
+  (void)qos_id;
+  return true;
+#endif
+}
+
+// The QOS a job with several was started under, for the log ("" otherwise).
+inline const char* chosen_qos_name(const job_record_t* job) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  if (job->qos_list && job->qos_ptr && job->qos_ptr->name) return job->qos_ptr->name;
+#else
+  (void)job;
+#endif
+  return "";
+}
+
 }  // namespace easypp::plugin::compat
 
 #endif

@@ -1,6 +1,7 @@
 #include "plugin/slurm_snapshot.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 
@@ -35,32 +36,6 @@ int node_cpus(const node_record_t* node) {
   return node->cpus_efctv > 0 ? node->cpus_efctv : node->cpus;
 }
 
-// CPUs a job holds on nodes of `usable` (its allocation's per-node CPU counts).
-int held_cpus(const job_record_t* job, const bitstr_t* usable) {
-  const job_resources_t* res = job->job_resrcs;
-  if (!res || !res->node_bitmap || !res->cpus) return 0;
-  int total = 0;
-  int k = 0;  // index into res->cpus: the k-th node of the allocation
-  const int n = bit_size(res->node_bitmap);
-  for (int i = 0; i < n; ++i) {
-    if (!bit_test(res->node_bitmap, i)) continue;
-    if (bit_test(const_cast<bitstr_t*>(usable), i)) total += res->cpus[k];
-    ++k;
-  }
-  return total;
-}
-
-// CPUs a pending job needs: its minimum CPU count, or whole nodes when exclusive.
-int needed_cpus(const job_record_t* job, int max_node_cpus) {
-  const job_details_t* d = job->details;
-  if (!d) return 1;
-  long cpus = d->min_cpus;
-  const long nodes = std::max<std::uint32_t>(1, d->min_nodes);
-  cpus = std::max<long>(cpus, nodes * d->pn_min_cpus);
-  if (d->whole_node & WHOLE_NODE_REQUIRED) cpus = std::max<long>(cpus, nodes * max_node_cpus);
-  return static_cast<int>(std::clamp<long>(cpus, 1, 1L << 30));
-}
-
 bool holds_resources(const job_record_t* job) {
   return IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job);
 }
@@ -68,8 +43,11 @@ bool holds_resources(const job_record_t* job) {
 // What stock backfill checks before planning a job, beyond build_job_queue: QOS and
 // association limits (the check sets the job's reason) and licences available now. A job
 // failing them is not planned at all, so it neither starts nor idles resources.
-bool runnable_now(job_record_t* job, std::unordered_map<job_record_t*, bool>& verdicts) {
-  auto [it, added] = verdicts.emplace(job, true);
+// Asked once per job and QOS (the job carries the record's QOS: compat::use_record_qos).
+// Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
+bool runnable_now(job_record_t* job, std::uint32_t qos_id,
+                  std::map<std::pair<std::uint32_t, std::uint32_t>, bool>& verdicts) {
+  auto [it, added] = verdicts.emplace(std::make_pair(job->job_id, qos_id), true);
   if (!added) return it->second;
   if (!acct_policy_job_runnable_pre_select(job, false)) {
     it->second = false;
@@ -245,87 +223,84 @@ int end_state_of(std::uint32_t job_state) {
   }
 }
 
-JobQueue read_job_queue(int max_per_partition) {
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield) {
   JobQueue out;
+  const auto t0 = std::chrono::steady_clock::now();
   OwnedList queue(build_job_queue(true, true));
   sort_job_queue(queue.get());
+  out.build_usec = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::steady_clock::now() - t0).count();
   std::map<part_record_t*, std::size_t> index;
-  std::unordered_map<job_record_t*, bool> verdicts;  // a job queued in several partitions
+  // A job queued in several partitions (or under several QOS, or reservations).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts;
+  // The ids of out.all's and each partition's records, to find them again after a yield.
+  std::vector<std::uint32_t> all_ids;
+  std::vector<std::vector<std::uint32_t>> part_ids;
+  bool yielded = false;
   const auto free_rec = [](job_queue_rec_t* r) { xfree(r); };
   while (std::unique_ptr<job_queue_rec_t, decltype(free_rec)> owned{
              static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
     job_queue_rec_t* rec = owned.get();
+    if (yield) {
+      const Yield y = yield();
+      if (y == Yield::abandon) {
+        out.abandoned = true;
+        return out;
+      }
+      yielded = yielded || y == Yield::yielded;
+    }
     ++out.length;
+    // The queue's partitions are still valid (a yield abandons when partitions changed);
+    // its job pointers are not once the locks were given back.
+    if (yielded && rec->job_ptr) {
+      rec->job_ptr = find_job_record(rec->job_id);
+      if (rec->job_ptr && !IS_JOB_PENDING(rec->job_ptr)) rec->job_ptr = nullptr;
+    }
     // --prefer records are a second try of a queued job: not planned here.
     if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
-      if (!runnable_now(rec->job_ptr, verdicts)) {
+      compat::use_record_qos(rec);
+      const std::uint32_t qos_id = compat::record_qos_id(rec);
+      if (!runnable_now(rec->job_ptr, qos_id, verdicts)) {
         ++out.not_runnable;
         continue;
       }
       auto [it, added] = index.emplace(rec->part_ptr, out.partitions.size());
-      if (added) out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
+      if (added) {
+        out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
+        part_ids.emplace_back();
+      }
       auto& jobs = out.partitions[it->second].jobs;
       if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
-      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr};
-      // Heterogeneous jobs start all components together: only on nodes (all), never
-      // partition by partition.
-      if (rec->job_ptr->het_job_id == 0) jobs.push_back(q);
+      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
+      // Heterogeneous job components do not count towards the cap: they are planned
+      // from `all`, with their other components.
+      if (rec->job_ptr->het_job_id == 0) {
+        jobs.push_back(q);
+        part_ids[it->second].push_back(rec->job_id);
+      }
       out.all.push_back(q);
+      all_ids.push_back(rec->job_id);
     }
   }
+  if (!yielded) return out;
+  // Records kept before the last yield: found again by id; gone or started: dropped.
+  auto refresh = [](std::vector<QueuedJob>& records, const std::vector<std::uint32_t>& ids) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      job_record_t* job = find_job_record(ids[i]);
+      if (!job || !IS_JOB_PENDING(job)) continue;
+      records[kept] = records[i];
+      records[kept++].job = job;
+    }
+    records.resize(kept);
+  };
+  refresh(out.all, all_ids);
+  for (std::size_t p = 0; p < out.partitions.size(); ++p) refresh(out.partitions[p].jobs, part_ids[p]);
   return out;
 }
 
-PartitionSnapshot read_partition(const PartitionQueue& queue, Time now) {
-  part_record_t* part = queue.partition;
-  PartitionSnapshot snap;
-  snap.name = part->name ? part->name : "";
-  snap.now = now;
-  if (!part->node_bitmap || !avail_node_bitmap) return snap;
-
-  // Usable = in the partition and available (up, not drained, responding).
-  OwnedBitmap owned_usable(bit_copy(part->node_bitmap));
-  bitstr_t* usable = owned_usable.get();
-  bit_and(usable, avail_node_bitmap);
-  int max_node_cpus = 1;
-  node_record_t* node;
-  for (int i = 0; (node = next_node(&i)); ++i) {
-    if (!bit_test(usable, i)) continue;
-    snap.procs += node_cpus(node);
-    max_node_cpus = std::max(max_node_cpus, node_cpus(node));
-  }
-
-  OwnedIterator it(job_list);
-  while (job_record_t* job = it.next<job_record_t>()) {
-    if (!holds_resources(job)) continue;
-    const int cpus = held_cpus(job, usable);
-    if (cpus <= 0) continue;
-    JobRecord r;
-    r.id = job->job_id;
-    r.user = job->user_id;
-    r.submit = job->details ? job->details->submit_time : job->start_time;
-    r.start = job->start_time;
-    r.priority = job->priority;
-    // The kill time Slurm enforces (end_time), as a duration; we never change it.
-    r.limit = std::max<Time>(1, static_cast<Time>(job->end_time) - job->start_time);
-    r.procs = cpus;
-    snap.running.push_back(r);
-  }
-
-  for (const QueuedJob& q : queue.jobs) {
-    JobRecord r;
-    r.id = q.job->job_id;
-    r.user = q.job->user_id;
-    r.submit = q.job->details ? q.job->details->submit_time : now;
-    r.priority = q.priority;
-    r.limit = pending_limit(q.job, part);
-    r.procs = needed_cpus(q.job, max_node_cpus);
-    snap.waiting.push_back(r);
-  }
-  return snap;
-}
-
-ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks) {
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks,
+                             const YieldPoint& yield, bool* abandoned) {
   ClusterSnapshot snap;
   snap.now = now;
   const bool memory = (slurm_conf.select_type_param & CR_MEMORY) != 0;
@@ -374,9 +349,21 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     if (r.shares.empty()) continue;
     snap.running.push_back(std::move(r));
   }
+  // Requests after a yield: jobs started meanwhile are left out (they hold resources
+  // the plan does not see, so a start on them is refused by select_nodes, never
+  // double-booked; the next pass sees them).
+  bool yielded = false;
   for (const ClusterJob& c : jobs) {
-    job_record_t* job = c.job;
-    if (!IS_JOB_PENDING(job) || c.in.empty()) continue;  // started earlier in this pass
+    if (yield) {
+      const Yield y = yield();
+      if (y == Yield::abandon) {
+        if (abandoned) *abandoned = true;
+        return snap;
+      }
+      yielded = yielded || y == Yield::yielded;
+    }
+    job_record_t* job = yielded ? find_job_record(static_cast<std::uint32_t>(c.id)) : c.job;
+    if (!job || !IS_JOB_PENDING(job) || c.in.empty()) continue;  // started earlier in this pass
     JobRecord r;
     r.id = job->job_id;
     r.user = job->user_id;
@@ -384,8 +371,12 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.priority = c.in.front().priority;
     r.limit = pending_limit(job, c.in.front().partition);
     r.request = request_record(job, memory);
-    for (const QueuedJob& q : c.in)
-      r.request.partitions.emplace_back(q.partition->name ? q.partition->name : "");
+    for (const QueuedJob& q : c.in) {  // once each (records per QOS or reservation repeat it)
+      std::string name = q.partition->name ? q.partition->name : "";
+      if (std::find(r.request.partitions.begin(), r.request.partitions.end(), name) ==
+          r.request.partitions.end())
+        r.request.partitions.push_back(std::move(name));
+    }
     r.procs = r.request.min_cpus;
     int copies = 1;
     if (const job_array_struct_t* a = job->array_recs; a && a->task_id_bitmap) {

@@ -5,6 +5,7 @@
 #define EASYPP_PLUGIN_SLURM_SNAPSHOT_H
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -14,11 +15,22 @@
 
 namespace easypp::plugin {
 
-// One eligible (job, partition) pair from build_job_queue, in priority order.
+// What a reader of many records gets from a yield point, called between records: the
+// locks were kept (none), or given back to slurmctld for a while and taken again
+// (yielded: job pointers read before may dangle, so the reader finds its jobs again by
+// id), or the pass must stop (abandon: partitions or configuration changed, or slurmctld
+// is stopping; partition pointers may dangle).
+enum class Yield { none, yielded, abandon };
+using YieldPoint = std::function<Yield()>;
+
+// One eligible queue record from build_job_queue, in priority order: a (job, partition)
+// pair, from 24.11 a (job, partition, QOS) triple for a job requesting several QOS; a job
+// with several reservations (or magnetic ones) has a record per reservation too.
 struct QueuedJob {
   job_record_t* job = nullptr;
-  std::uint32_t priority = 0;  // the job's priority in this partition
+  std::uint32_t priority = 0;  // the job's priority in this partition (and QOS)
   part_record_t* partition = nullptr;
+  std::uint32_t qos_id = 0;  // the record's QOS (24.11), to set before a start; 0: none
 };
 
 struct PartitionQueue {
@@ -32,13 +44,20 @@ struct JobQueue {
   std::vector<QueuedJob> all;  // every kept record, priority order, het components too
   int length = 0;                          // queue records before the per-partition cap
   int not_runnable = 0;  // records left out for QOS/association limits or licences
+  bool abandoned = false;  // the yield point said abandon: the rest is incomplete
+  long build_usec = 0;     // build_job_queue + sort_job_queue (one hold)
 };
 
 // build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
 // (holds, dependencies, begin times and partition limits already filtered), less those
 // not runnable now for QOS/association limits (acct_policy_job_runnable_pre_select, which
-// sets their reason) or licences, at most `max_per_partition` per partition.
-JobQueue read_job_queue(int max_per_partition);
+// sets their reason) or licences, at most `max_per_partition` per partition. Limits are
+// checked with each record's QOS (24.11): a job whose first QOS is at a limit stays
+// queued under its others. Building and
+// sorting the queue is one hold; the limit checks that follow (the long part at 20,000
+// jobs) call `yield` between records. After a yield every job is found again by id, and
+// one no longer pending (it started or ended meanwhile) is dropped.
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {});
 
 // A queued job once, with every partition it is queued in (highest priority first).
 // `job` may go stale when an array task starts (the meta record is split, keeping `id`):
@@ -57,7 +76,7 @@ inline JobId array_copy_id(JobId meta, std::uint32_t k) {
 inline JobId slurm_job_id(JobId planned) { return planned & 0xffffffffu; }
 
 // The records of `queue` whose partition `keep` accepts, merged per job (first record's
-// order).
+// order): a job with several records (partitions, QOS, reservations) is one ClusterJob.
 template <typename Keep>
 std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 
@@ -67,11 +86,12 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 // is a consumable resource (SelectTypeParameters CR_*_Memory).
 // A pending job array's meta record becomes up to `array_tasks` copies (its remaining
 // tasks, within its %max_run_tasks throttle).
-ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1);
-
-// The partition as a scheduling domain: usable CPUs, the jobs holding them, and the
-// queued jobs as JobRecords (same order as `queue`).
-PartitionSnapshot read_partition(const PartitionQueue& queue, Time now);
+// Nodes, partitions, reservations and running jobs are read in one hold, so the resources
+// the plan sees held are one consistent picture; the pending jobs' requests follow, with
+// `yield` between jobs (each found again by id after a yield; one no longer pending is
+// left out). `*abandoned` set: the snapshot is incomplete and must not be planned.
+ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1,
+                             const YieldPoint& yield = {}, bool* abandoned = nullptr);
 
 // Jobs that finished and are still in job_list. `finished` receives every finished job id
 // still kept (deduplication bookkeeping), `active` every pending or running one.

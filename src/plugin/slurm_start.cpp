@@ -1,5 +1,7 @@
 #include "plugin/slurm_start.h"
 
+#include <algorithm>
+
 namespace easypp::plugin {
 
 namespace {
@@ -54,6 +56,43 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
   else if (!IS_JOB_CONFIGURING(job))
     launch_job(job);  // nodes booting: slurmctld launches once they are up
   rebuild_job_part_list(job);  // as the main scheduler does after a start
+  return rc;
+}
+
+int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
+              const bitstr_t* allowed, part_record_t** started_in) {
+  *started_in = nullptr;
+  // The partition: the first that exists and holds the planned nodes, else the first.
+  const StartChoice* first = nullptr;
+  part_record_t* part = nullptr;
+  for (const StartChoice& c : choices) {
+    part_record_t* p = find_part_record(const_cast<char*>(c.partition.c_str()));
+    if (!p) continue;
+    if (!first) {
+      first = &c;
+      part = p;
+    }
+    if (allowed && p->node_bitmap &&
+        bit_super_set(const_cast<bitstr_t*>(allowed), p->node_bitmap)) {
+      first = &c;
+      part = p;
+      break;
+    }
+  }
+  if (!part) return ESLURM_INVALID_PARTITION_NAME;
+  *started_in = part;
+  // Then that partition's records in priority order, one per QOS, until one starts or
+  // the refusal is for resources (another QOS would not change that).
+  int rc = ESLURM_INVALID_QOS;
+  std::vector<std::uint32_t> tried;
+  for (auto it = choices.begin() + (first - choices.data()); it != choices.end(); ++it) {
+    if (it->partition != first->partition) continue;
+    if (std::find(tried.begin(), tried.end(), it->qos_id) != tried.end()) continue;
+    tried.push_back(it->qos_id);
+    if (!compat::set_job_qos(job, it->qos_id)) continue;  // no longer requested
+    rc = start_job(job, part, it->priority, backfilled, allowed);
+    if (rc == SLURM_SUCCESS || refused_for_resources(rc)) break;
+  }
   return rc;
 }
 

@@ -6,6 +6,8 @@
 #define EASYPP_PLUGIN_SLURM_START_H
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "plugin/slurm_api.h"
 
@@ -17,6 +19,23 @@ namespace easypp::plugin {
 // backfill's _start_job does: the job cannot take what the plan keeps for another job.
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
               bool backfilled, const bitstr_t* allowed = nullptr);
+
+// One queue record of a job by name and id (pointers do not survive an unlock): where,
+// and under which QOS, it may start. A job has one per record, in priority order.
+struct StartChoice {
+  std::string partition;
+  std::uint32_t priority = 0;
+  std::uint32_t qos_id = 0;  // the record's QOS (24.11; 0: the job's own)
+};
+
+// Starts a job the plan placed on `allowed`, as stock does with the record it chose: in the
+// first choice whose partition still exists and holds every allowed node (else the first
+// that exists), with that record's priority and QOS. When select_nodes refuses it for
+// anything but resources (a limit of that QOS), the next choice of the same partition
+// under another QOS is tried. `started_in` gets the partition tried last (nullptr: none
+// exists any more, the result is then ESLURM_INVALID_PARTITION_NAME).
+int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
+              const bitstr_t* allowed, part_record_t** started_in);
 
 // True when select_nodes refused for resources (busy, or the model missed something
 // about the nodes); false for limits, licences, reservations and the like.

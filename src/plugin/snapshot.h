@@ -58,19 +58,10 @@ struct JobRecord {
   Time start = 0;  // running jobs only
   // The user's time limit in seconds: the kill time is start + limit. Never changed.
   Time limit = 0;
-  // CPUs the job holds (running) or needs (waiting) on this partition's usable nodes.
+  // CPUs the job holds (running: the sum of its shares) or needs (waiting: min_cpus).
   int procs = 1;
-  std::vector<ShareRecord> shares;  // running jobs in a ClusterSnapshot: per node
-  RequestRecord request;            // waiting jobs in a ClusterSnapshot
-};
-
-// One partition as a scheduling domain.
-struct PartitionSnapshot {
-  std::string name;
-  Time now = 0;
-  int procs = 0;  // CPUs of the partition's usable nodes, free or not
-  std::vector<JobRecord> running;  // jobs holding CPUs there (any partition's jobs)
-  std::vector<JobRecord> waiting;  // eligible jobs, Slurm priority order (highest first)
+  std::vector<ShareRecord> shares;  // running jobs: per node
+  RequestRecord request;            // waiting jobs
 };
 
 // A node as the plan sees it.

@@ -172,6 +172,57 @@ TEST(AgedShortestFirst, OldJobsFirstInQueueOrderThenShortest) {
   EXPECT_EQ(p, (std::vector<std::uint32_t>{0, 1, 2}));
 }
 
+// The starvation threshold (starve=, head_bound.h), worked out by hand. 12 processors,
+// now 100. A (6 procs) started at 0, predicted 110, kill time 200; 6 idle. Queue order:
+// H (8 procs, 10 s, submitted 0): does not fit, the head; O (10 procs, 10 s, submitted 10,
+// waited 90); C (2 procs, predicted 3, estimate 5, submitted 20, waited 80); B (4 procs,
+// predicted 5, estimate 115, submitted 95).
+// Predictions: shadow 110 (A's end), C and B end by it: EASY++ backfills both.
+// Kill times: H at A's kill time 200 (bound=0, guard=always: deadline 200), 12 - 8 = 4
+// processors free beside it. B's kill time 215 > 200 but its 4 processors fit beside H:
+// without a threshold B is backfilled. With starve=80, O and C are guarded: O reserved on
+// kill times at 210 (4 free at 200 < 10), C fits now so is left unreserved (its own
+// reservation would block it). B would hold 4 processors to 215, leaving 8 < 10 for O at
+// 210: it waits. C (2 procs, ends 105) delays nobody: it starts. With starve=81 only O
+// (waited 90) is guarded: the same for B, C still starts.
+ClusterState starving_pass() {
+  ClusterState s;
+  s.now = 100;
+  s.procs = 12;
+  s.running = {running(1, 6, 0, 110, 200)};
+  s.waiting = {waiting(2, 8, 10), waiting(3, 10, 10), waiting(5, 2, 3, 5),
+               waiting(4, 4, 5, 115)};
+  s.waiting[0].submit = 0;
+  s.waiting[1].submit = 10;
+  s.waiting[2].submit = 20;
+  s.waiting[3].submit = 95;
+  return s;
+}
+
+TEST(HeadBound, StarvedJobsAreGuardedOnKillTimes) {
+  const Decision plain = make_policy("easy++:bound=0:guard=always")->plan(starving_pass());
+  EXPECT_TRUE(backfills(plain, 4));
+  EXPECT_TRUE(backfills(plain, 5));
+  for (const char* policy : {"easy++:bound=0:guard=always:starve=80",
+                             "easy++:bound=0:guard=always:starve=81"}) {
+    const Decision d = make_policy(policy)->plan(starving_pass());
+    EXPECT_FALSE(starts(d, 4)) << policy;
+    EXPECT_TRUE(backfills(d, 5)) << policy;
+    ASSERT_FALSE(d.reservations.empty());
+    EXPECT_EQ(d.reservations[0].start, 110) << policy;  // the head's, on predictions
+  }
+  // Threshold 91: nobody has waited that long (H is the head, not behind it): as plain.
+  const Decision late = make_policy("easy++:bound=0:guard=always:starve=91")->plan(starving_pass());
+  EXPECT_TRUE(backfills(late, 4));
+}
+
+TEST(HeadBound, StarvingIsAWaitOfAtLeastTheThreshold) {
+  const ClusterState s = starving_pass();  // longest wait: H's 100
+  EXPECT_TRUE(HeadBound(BoundRule{0, false, 100}).starving(s));
+  EXPECT_FALSE(HeadBound(BoundRule{0, false, 101}).starving(s));
+  EXPECT_FALSE(HeadBound(BoundRule{0, false}).starving(s));  // no threshold
+}
+
 TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_THROW(make_policy("easy++:bound=-1"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:bound=soon"), std::invalid_argument);
@@ -186,6 +237,11 @@ TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_NO_THROW(make_policy("easy-sjbf:age=3600"));
   EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:age=86400"));
   EXPECT_NO_THROW(make_policy("easy:bound=0"));
+  // The starvation threshold guards on kill times: it needs the bound.
+  EXPECT_THROW(make_policy("easy++:starve=86400"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:bound=0:starve=-5"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:guard=always:starve=172800"));
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:starve=off"));
 }
 
 }  // namespace

@@ -285,6 +285,40 @@ assert_stays() {   # JOB STATE SECONDS [WHY]
   note "ok: job $job stayed $want for ${secs}s"
 }
 
+# The promise EASY keeps, checked on a live case: while BLOCKER (limit LIMIT minutes) runs,
+# HEAD and every LATER job stay pending and `squeue --start` shows a planned start for
+# HEAD no later than BLOCKER's limit; HEAD starts within 10 s of BLOCKER's end, on NODES
+# unless that is '-', and every LATER job is still pending then. With HEAD_TICK=FN, FN runs
+# once a second while BLOCKER runs and may append jobs to later_jobs (a stream of jobs).
+expect_head_kept() {   # BLOCKER LIMIT HEAD NODES [LATER...]
+  local blocker=$1 limit=$2 head=$3 nodes=$4 tick=${HEAD_TICK:-} planned='' ended started j
+  shift 4
+  local later_jobs=("$@")
+  while [ "$(job_field "$blocker" JobState)" = RUNNING ]; do
+    [ -z "$tick" ] || "$tick"
+    for j in "${later_jobs[@]}"; do
+      [ "$(job_field "$j" JobState)" = PENDING ] \
+        || fail "$(job_field "$j" JobName) (job $j) started on $(job_field "$j" NodeList) while the head $(job_field "$head" JobName) waits for $(job_field "$blocker" JobName)"
+    done
+    assert_eq PENDING "$(job_field "$head" JobState)" "head $(job_field "$head" JobName) while $(job_field "$blocker" JobName) runs"
+    [ -n "$planned" ] || planned=$(squeue_start "$head")
+    sleep 1
+  done
+  ended=$(date +%s)
+  note "ok: ${#later_jobs[@]} later jobs stayed pending while the blocker ran"
+  [ -n "$planned" ] || fail "squeue --start never showed a planned start for the head while the blocker ran"
+  [ "$planned" -le $(( $(job_start "$blocker") + limit * 60 + 5 )) ] \
+    || fail "the head's planned start $(date -d "@$planned" +%T) is after the blocker's limit ends ($(date -d "@$(( $(job_start "$blocker") + limit * 60 ))" +%T))"
+  note "ok: squeue --start showed the head at $(date -d "@$planned" +%T)"
+  wait_state "$head" RUNNING 15
+  started=$(job_start "$head")
+  [ $(( started - ended )) -le 10 ] || fail "the head started $(( started - ended ))s after the blocker ended"
+  [ "$nodes" = - ] || assert_eq "$nodes" "$(job_field "$head" NodeList)" "the head's nodes"
+  for j in "${later_jobs[@]}"; do
+    assert_eq PENDING "$(job_field "$j" JobState)" "$(job_field "$j" JobName) (job $j) when the head has started"
+  done
+}
+
 # --- one case, every scheduler --------------------------------------------------------
 # LIVE_SCHEDULERS (default: sched/backfill sched/easypp) are the schedulers each_scheduler
 # runs a case under; LIVE_SCHED is the current one inside the case.

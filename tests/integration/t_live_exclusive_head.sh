@@ -10,29 +10,12 @@
 
 case_exclusive_head() {
   live_up --nodes 2 --cpus 4
-  local a h l ls=() planned a_end h_start
+  local a h l ls=()
   a=$(tb_submit 1 2 A 'sleep 20' -w n1)
   wait_state "$a" RUNNING 20
   h=$(tb_submit 2 5 H 'sleep 300' -N 2 --exclusive)
   for l in 1 2 3; do ls+=("$(tb_submit 1 60 "L$l" 'sleep 300')"); done
-  planned=
-  while [ "$(job_field "$a" JobState)" = RUNNING ]; do
-    for l in "${ls[@]}"; do
-      [ "$(job_field "$l" JobState)" = PENDING ] || fail "1-CPU 60-min job $l started on $(job_field "$l" NodeList) while the exclusive head H waits"
-    done
-    assert_eq PENDING "$(job_field "$h" JobState)" "H (2 nodes, exclusive) while A runs"
-    [ -n "$planned" ] || planned=$(squeue_start "$h")
-    sleep 1
-  done
-  a_end=$(date +%s)
-  [ -n "$planned" ] || fail "squeue --start never showed a planned start for H while A ran"
-  [ "$planned" -le $(( $(job_start "$a") + 120 + 5 )) ] \
-    || fail "H's planned start $(date -d "@$planned" +%T) is after A's limit ends"
-  wait_state "$h" RUNNING 15
-  h_start=$(job_start "$h")
-  [ $(( h_start - a_end )) -le 10 ] || fail "H started $(( h_start - a_end ))s after A ended"
-  assert_eq "n[1-2]" "$(job_field "$h" NodeList)" "H's nodes"
-  for l in "${ls[@]}"; do assert_eq PENDING "$(job_field "$l" JobState)" "$l when H has started"; done
+  expect_head_kept "$a" 2 "$h" "n[1-2]" "${ls[@]}"
 }
 
 each_scheduler case_exclusive_head

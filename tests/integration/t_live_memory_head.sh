@@ -11,28 +11,12 @@
 
 case_memory_head() {
   live_up --nodes 1 --cpus 64 --mem 1000 --select CR_CPU_Memory
-  local a h l planned a_end h_start
+  local a h l
   a=$(tb_submit 8 10 A 'sleep 20' --mem=900)
   wait_state "$a" RUNNING 20
   h=$(tb_submit 32 10 H 'sleep 300' --mem=950)
   l=$(tb_submit 16 60 L 'sleep 300' --mem=90)
-  # While A runs: L never starts, H waits with a planned start.
-  planned=
-  while [ "$(job_field "$a" JobState)" = RUNNING ]; do
-    assert_eq PENDING "$(job_field "$l" JobState)" "L (16 CPUs, 90 MB, 60 min) while A runs"
-    assert_eq PENDING "$(job_field "$h" JobState)" "H (32 CPUs, 950 MB) while A runs"
-    [ -n "$planned" ] || planned=$(squeue_start "$h")
-    sleep 1
-  done
-  a_end=$(date +%s)
-  [ -n "$planned" ] || fail "squeue --start never showed a planned start for H while A ran"
-  [ "$planned" -le $(( $(job_start "$a") + 600 + 5 )) ] \
-    || fail "H's planned start $(date -d "@$planned" +%T) is after A's limit ends ($(date -d "@$(( $(job_start "$a") + 600 ))" +%T))"
-  note "ok: squeue --start showed H at $(date -d "@$planned" +%T) (A's limit ends $(date -d "@$(( $(job_start "$a") + 600 ))" +%T))"
-  wait_state "$h" RUNNING 15
-  h_start=$(job_start "$h")
-  [ $(( h_start - a_end )) -le 10 ] || fail "H started $(( h_start - a_end ))s after A ended"
-  assert_eq PENDING "$(job_field "$l" JobState)" "L when H has started"
+  expect_head_kept "$a" 10 "$h" - "$l"
 }
 
 each_scheduler case_memory_head

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/policy.h"
 #include "plugin/cluster_model.h"
 #include "plugin/planner.h"
 
@@ -285,15 +286,18 @@ TEST(PlanCluster, PartitionPoliciesOnlyForDisjointPartitions) {
       << "never on solo's node from the main group";
 }
 
-// Every core policy plans a Machine's nodes now (mq included, issue 13), so no partition
-// falls back to the per-partition CPU-count plan.
+// Every core policy plans a Machine's nodes (mq included, issue 13): the plugin plans
+// every partition on nodes and has no per-partition CPU-count plan to fall back to. A
+// pool-only policy would refuse a state with a Machine (std::invalid_argument).
 TEST(PlanCluster, EveryPolicyPlansOnNodes) {
-  Config c = config_with("easy++");
-  c.partition_policy = {{"mqp", "mq"}, {"cons", "conservative"}};
-  Planner planner(c);
-  EXPECT_TRUE(planner.plans_on_nodes("batch"));
-  EXPECT_TRUE(planner.plans_on_nodes("mqp"));
-  EXPECT_TRUE(planner.plans_on_nodes("cons"));
+  const Machine machine = Machine::single_node(4);
+  for (const std::string& name : policy_names()) {
+    ClusterState state;
+    state.now = kNow;
+    state.procs = 4;
+    state.machine = &machine;
+    EXPECT_NO_THROW(make_policy(name)->plan(state)) << name;
+  }
 }
 
 }  // namespace

@@ -31,6 +31,9 @@ TEST(PluginConfig, EmptyGivesDocumentedDefaults) {
   EXPECT_EQ(p.config.bootstrap_days, 30);
   EXPECT_EQ(p.config.state_file, "");
   EXPECT_FALSE(p.config.debug);
+  EXPECT_EQ(p.config.yield_interval_usec, 30000);
+  EXPECT_EQ(p.config.yield_sleep_usec, 10000);
+  EXPECT_EQ(p.config.max_rpc_cnt, 0);
   EXPECT_EQ(p.config.predictor_spec(), "");
 }
 
@@ -40,8 +43,28 @@ TEST(PluginConfig, SlurmKeysAreIgnored) {
   EXPECT_TRUE(p.errors.empty()) << p.errors.front();
   EXPECT_EQ(p.config.interval, 7);
   // Stock backfill's keys are named (one log line), with what to use instead.
-  EXPECT_EQ(p.ignored, (std::vector<std::string>{"bf_interval=30 (use easypp_interval)",
-                                                 "bf_continue"}));
+  EXPECT_EQ(p.ignored,
+            (std::vector<std::string>{"bf_interval=30 (use easypp_interval)",
+                                      "bf_continue (none: a pass goes on after yielding its "
+                                      "locks unless partitions or the configuration changed)"}));
+}
+
+// Lock yielding: the plugin's own keys (stock's 2 s / 0.5 s defaults would hold the locks
+// far beyond 50 ms), and Slurm's max_rpc_cnt honoured as stock backfill does.
+TEST(PluginConfig, YieldKeysAndSlurmsMaxRpcCnt) {
+  const ParsedConfig p = parse("bf_yield_interval=2000000,easypp_yield_interval=20000,"
+                               "easypp_yield_sleep=0,max_rpc_cnt=150");
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.yield_interval_usec, 20000);
+  EXPECT_EQ(p.config.yield_sleep_usec, 0);
+  EXPECT_EQ(p.config.max_rpc_cnt, 150);
+  EXPECT_EQ(p.ignored,
+            (std::vector<std::string>{"bf_yield_interval=2000000 (use easypp_yield_interval)"}));
+  EXPECT_EQ(parse("max_sched_rpc_cnt=40").config.max_rpc_cnt, 40);
+  const ParsedConfig bad = parse("easypp_yield_interval=10,max_rpc_cnt=5000");
+  ASSERT_EQ(bad.errors.size(), 2u);
+  EXPECT_EQ(bad.config.yield_interval_usec, 30000) << bad.errors[0];
+  EXPECT_EQ(bad.config.max_rpc_cnt, 0) << bad.errors[1];
 }
 
 TEST(PluginConfig, AdminLimitsAndReservationDepth) {

@@ -1,7 +1,8 @@
 // The plugin's snapshot -> ClusterState translation and planning, without Slurm: what
 // slurmctld's records become in the core's model (procs, estimates = time limits,
 // predictions from history, corrections of outlived predictions), which policy plans
-// which partition, deduplicated learning and history persistence.
+// which partition, deduplicated learning and history persistence. Each case is one
+// partition on one node, so the hand-worked answers count CPUs as in a pool.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <unordered_set>
 
 #include "easypp/predictor.h"
+#include "plugin/cluster_model.h"
 #include "plugin/config.h"
 #include "plugin/planner.h"
 
@@ -48,6 +50,49 @@ Config config_with(const std::string& policy) {
   return c;
 }
 
+// One partition on one node of `procs` CPUs, as the Slurm glue would read it.
+struct OnePartition {
+  std::string name = "batch";
+  Time now = kNow;
+  int procs = 0;
+  std::vector<JobRecord> running;  // each holds its procs on the node
+  std::vector<JobRecord> waiting;  // each asks for procs CPUs (one task each)
+};
+
+// The plan of the group planning `p`'s partition (its state's machine dropped: the
+// model it points to is local).
+GroupPlan plan_one(Planner& planner, const OnePartition& p) {
+  ClusterSnapshot s;
+  s.now = p.now;
+  NodeRecord node;
+  node.name = "n0";
+  node.cpus = p.procs;
+  s.nodes = {node};
+  PartitionRecord part;
+  part.name = p.name;
+  part.nodes = {0};
+  s.partitions = {part};
+  for (JobRecord r : p.running) {
+    r.shares = {ShareRecord{0, r.procs, 0, {}}};
+    s.running.push_back(r);
+  }
+  for (JobRecord r : p.waiting) {
+    r.request.tasks = r.procs;
+    r.request.min_cpus = r.procs;
+    r.request.partitions = {p.name};
+    s.waiting.push_back(r);
+  }
+  const ClusterModel model = build_cluster_model(s);
+  ClusterPlan plan = planner.plan_cluster(model, p.now);
+  for (GroupPlan& g : plan.groups) {
+    if (std::find(g.partitions.begin(), g.partitions.end(), 0u) == g.partitions.end()) continue;
+    g.state.machine = nullptr;
+    return std::move(g);
+  }
+  ADD_FAILURE() << "no group plans partition " << p.name;
+  return {};
+}
+
 bool contains(const std::vector<JobId>& ids, JobId id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -58,13 +103,13 @@ bool contains(const std::vector<JobId>& ids, JobId id) {
 // though it runs past B's reservation: C starts, B keeps its reservation.
 TEST(PluginPlanner, SharedNodeExtraProcessorsStartSmallJob) {
   Planner planner(config_with("easy"));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "shared";
   p.now = kNow;
   p.procs = 64;
   p.running = {job(1, 48, 300, 1000, kNow - 10)};
   p.waiting = {job(2, 56, 600), job(3, 8, 600)};
-  const PartitionPlan plan = planner.plan(p);
+  const GroupPlan plan = plan_one(planner, p);
   EXPECT_EQ(plan.policy, "easy");
   ASSERT_EQ(plan.decision.start, std::vector<JobId>{3});
   EXPECT_TRUE(contains(plan.decision.backfilled, 3));
@@ -77,24 +122,24 @@ TEST(PluginPlanner, SharedNodeExtraProcessorsStartSmallJob) {
 // left at B's reservation, and C (10 min) ends after it. Guards the test above.
 TEST(PluginPlanner, SharedNodeNoExtraProcessorsNoStart) {
   Planner planner(config_with("easy"));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "shared";
   p.now = kNow;
   p.procs = 64;
   p.running = {job(1, 48, 300, 1000, kNow - 10)};
   p.waiting = {job(2, 60, 600), job(3, 8, 600)};
-  EXPECT_TRUE(planner.plan(p).decision.start.empty());
+  EXPECT_TRUE(plan_one(planner, p).decision.start.empty());
 }
 
 TEST(PluginPlanner, TranslationKeepsLimitsAsEstimates) {
   Planner planner(config_with("easy"));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 16;
   p.running = {job(1, 16, 3600, 1000, kNow - 60)};
   p.waiting = {job(2, 4, 180, 1001)};
-  const PartitionPlan plan = planner.plan(p);
+  const GroupPlan plan = plan_one(planner, p);
   const ClusterState& s = plan.state;
   EXPECT_EQ(s.now, kNow);
   EXPECT_EQ(s.procs, 16);
@@ -117,12 +162,12 @@ TEST(PluginPlanner, HistoryPredictsButLimitStaysKillTime) {
   Planner planner(config_with("easy++"));
   EXPECT_TRUE(planner.job_ended(finished(11, 7, 8, 180)));
   EXPECT_TRUE(planner.job_ended(finished(12, 7, 12, 180)));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 16;
   p.waiting = {job(20, 16, 180, 7)};
-  const PartitionPlan plan = planner.plan(p);
+  const GroupPlan plan = plan_one(planner, p);
   ASSERT_EQ(plan.state.waiting.size(), 1u);
   EXPECT_EQ(plan.state.waiting[0].estimate, 180);
   EXPECT_EQ(plan.state.waiting[0].prediction, 10);
@@ -135,18 +180,18 @@ TEST(PluginPlanner, OutlivedPredictionIsCorrected) {
   Planner planner(config_with("easy++"));
   planner.job_ended(finished(11, 7, 10, 180));
   planner.job_ended(finished(12, 7, 10, 180));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 16;
   p.waiting = {job(20, 16, 180, 7)};
-  ASSERT_EQ(planner.plan(p).state.waiting.at(0).prediction, 10);
+  ASSERT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 10);
 
   // Job 20 started 60 s ago; a 16-CPU job waits behind it.
   p.now = kNow + 60;
   p.running = {job(20, 16, 180, 7, kNow)};
   p.waiting = {job(21, 16, 600, 8)};
-  const PartitionPlan plan = planner.plan(p);
+  const GroupPlan plan = plan_one(planner, p);
   ASSERT_EQ(plan.state.running.size(), 1u);
   const RunningJob& r = plan.state.running[0];
   EXPECT_GE(r.job.corrections, 1);
@@ -162,30 +207,30 @@ TEST(PluginPlanner, OutlivedPredictionIsCorrected) {
 // change them (the paper predicts at submission), until the job leaves the system.
 TEST(PluginPlanner, PredictedOnceUntilForgotten) {
   Planner planner(config_with("easy+"));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 1;
   p.running = {job(1, 1, 3600, 99, kNow - 1)};
   p.waiting = {job(30, 1, 600, 5)};
-  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 600) << "no history: the limit";
+  EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 600) << "no history: the limit";
   planner.job_ended(finished(31, 5, 100, 600));
-  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 600);
+  EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 600);
   planner.retain_active({1});  // job 30 left (say, cancelled) and came back as new
-  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 100);
+  EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 100);
 }
 
 // X2 (paper 000, section 5): the scheduler sees doubled user estimates; what Slurm
 // enforces (JobRecord.limit) is not the planner's to change.
 TEST(PluginPlanner, X2PlansOnDoubledLimits) {
   Planner planner(config_with("x2"));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 8;
   p.running = {job(1, 8, 300, 1000, kNow - 100)};
   p.waiting = {job(2, 8, 100)};
-  const PartitionPlan plan = planner.plan(p);
+  const GroupPlan plan = plan_one(planner, p);
   ASSERT_EQ(plan.state.waiting.size(), 1u);
   EXPECT_EQ(plan.state.waiting[0].estimate, 200);
   EXPECT_EQ(plan.state.waiting[0].prediction, 200);
@@ -211,13 +256,13 @@ TEST(PluginPlanner, PerPartitionPolicies) {
   c.policy = "easy++";
   c.partition_policy = {{"debug", "easy"}, {"long", "easy-sjbf"}};
   Planner planner(c);
-  PartitionSnapshot p;
+  OnePartition p;
   p.now = kNow;
   p.procs = 4;
   for (const auto& [part, policy] : std::vector<std::pair<std::string, std::string>>{
            {"debug", "easy"}, {"long", "easy-sjbf"}, {"batch", "easy++"}}) {
     p.name = part;
-    EXPECT_EQ(planner.plan(p).policy, policy) << part;
+    EXPECT_EQ(plan_one(planner, p).policy, policy) << part;
   }
 }
 
@@ -235,13 +280,39 @@ TEST(PluginPlanner, HistorySurvivesSaveAndLoad) {
   Planner restarted(config_with("easy++"));
   ASSERT_EQ(restarted.load(path, err), EPP_LOAD_OK) << err;
   EXPECT_EQ(restarted.history_records(), 2u);
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 1;
   p.waiting = {job(52, 1, 600, 9)};
-  EXPECT_EQ(restarted.plan(p).state.waiting.at(0).prediction, 40);
+  EXPECT_EQ(plan_one(restarted, p).state.waiting.at(0).prediction, 40);
   std::filesystem::remove_all(dir);
+}
+
+// A reconfigure hands the history to the new planner in memory: a save that fails (here
+// into a directory that does not exist, as a full disk would) loses nothing. Same numbers
+// as above: user 9 ran 30 s and 50 s, so the new planner predicts (30 + 50) / 2 = 40.
+TEST(PluginPlanner, HistoryHandedOverInMemoryWhenTheSaveFails) {
+  Planner old(config_with("easy++"));
+  old.job_ended(finished(50, 9, 30, 600));
+  old.job_ended(finished(51, 9, 50, 600));
+  std::string err;
+  EXPECT_FALSE(old.save(::testing::TempDir() + "easypp_no_such_dir/predictor.json", err));
+  Planner next(config_with("easy++"));
+  ASSERT_EQ(next.take_history(old, err), EPP_LOAD_OK) << err;
+  EXPECT_EQ(next.history_records(), 2u);
+  EXPECT_FALSE(next.job_ended(finished(51, 9, 50, 600))) << "learnt once, before the handover";
+  OnePartition p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 1;
+  p.waiting = {job(52, 1, 600, 9)};
+  EXPECT_EQ(plan_one(next, p).state.waiting.at(0).prediction, 40);
+  // A planner of a policy that learns nothing has nothing to hand over, or to take.
+  Planner plain(config_with("easy"));
+  EXPECT_EQ(next.take_history(plain, err), EPP_LOAD_MISSING);
+  EXPECT_EQ(plain.take_history(old, err), EPP_LOAD_MISSING);
+  EXPECT_EQ(next.history_records(), 2u);
 }
 
 TEST(PluginPlanner, MissingHistoryFileIsNotAnError) {
@@ -259,12 +330,12 @@ TEST(PluginPlanner, PredictorKeysFormTheHistorySpec) {
   Planner planner(c);
   planner.job_ended(finished(60, 4, 10, 600));
   planner.job_ended(finished(61, 4, 90, 600));
-  PartitionSnapshot p;
+  OnePartition p;
   p.name = "batch";
   p.now = kNow;
   p.procs = 1;
   p.waiting = {job(62, 1, 600, 4)};
-  EXPECT_EQ(planner.plan(p).state.waiting.at(0).prediction, 90) << "window=1: the last job";
+  EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 90) << "window=1: the last job";
 }
 
 // The plugin refuses exactly the policies whose decisions kill running jobs.

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,11 +28,15 @@ bitstr_t* avail_node_bitmap = nullptr;
 namespace {
 std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
 std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_select refuses
+std::vector<uint32_t> g_qos_over_limits;  // ... and QOS ids it refuses (the job's qos_ptr)
 std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
 }
 
 extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
-  if (std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
+  const bool qos_over = job->qos_ptr && std::find(g_qos_over_limits.begin(), g_qos_over_limits.end(),
+                                                  job->qos_ptr->id) != g_qos_over_limits.end();
+  if (!qos_over &&
+      std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
     return true;
   job->state_reason = WAIT_QOS_MAX_JOB_PER_USER;
   return false;
@@ -54,6 +59,15 @@ extern "C" List build_job_queue(bool, bool) {
 }
 
 extern "C" void sort_job_queue(List) {}  // g_queue is given in priority order
+
+extern "C" job_record_t* find_job_record(uint32_t job_id) {
+  ListIterator it = list_iterator_create(job_list);
+  job_record_t* found = nullptr;
+  while (auto* job = static_cast<job_record_t*>(list_next(it)))
+    if (job->job_id == job_id) found = job;
+  list_iterator_destroy(it);
+  return found;
+}
 
 // slurmdbd's answer for read_accounting_history, and what it was asked.
 extern "C" {
@@ -92,6 +106,7 @@ class FakeSlurm : public ::testing::Test {
     job_list = list_create(nullptr);
     g_queue.clear();
     g_over_limits.clear();
+    g_qos_over_limits.clear();
     g_no_licences.clear();
   }
 
@@ -228,15 +243,12 @@ class FakeSlurm : public ::testing::Test {
   }
 };
 
-TEST_F(FakeSlurm, PartitionCountsUsableCpusAndCpusHeldOnThem) {
-  // n0 16, n1 16, n2 8 (drained: not available), n3 32 (another partition).
+TEST_F(FakeSlurm, RunningJobsHoldTheirSharesOnEveryNode) {
+  // n0 16, n1 16, n2 8 (drained: not available), n3 32.
   nodes({16, 16, 8, 32}, {true, true, false, true});
-  part_record_t* batch = partition("batch", {0, 1, 2});
-  // Spans n0 (4 CPUs) and the drained n2 (6): only the 4 on usable nodes count.
+  // Spans n0 (4 CPUs) and the drained n2 (6): both shares are held.
   running(1, {{0, 4}, {2, 6}}, kNow - 60, 10);
-  // Another partition's job sharing n1: its 8 CPUs are taken here too.
   running(2, {{1, 8}}, kNow - 30, 5);
-  // Only on n3, outside the partition: not counted.
   running(3, {{3, 32}}, kNow - 10, 5);
   // Suspended jobs keep their CPUs.
   running(4, {{1, 2}}, kNow - 100, 60, JOB_SUSPENDED);
@@ -245,22 +257,33 @@ TEST_F(FakeSlurm, PartitionCountsUsableCpusAndCpusHeldOnThem) {
   // A finished and released job does not.
   running(6, {{0, 3}}, kNow - 100, 60, JOB_COMPLETE);
 
-  const PartitionSnapshot s = read_partition(PartitionQueue{batch, {}}, kNow);
-  EXPECT_EQ(s.name, "batch");
+  const ClusterSnapshot s = read_cluster({}, kNow);
   EXPECT_EQ(s.now, kNow);
-  EXPECT_EQ(s.procs, 32) << "n0 + n1; the drained n2 is not usable";
-  ASSERT_EQ(s.running.size(), 4u);
+  ASSERT_EQ(s.nodes.size(), 4u);
+  EXPECT_FALSE(s.nodes[2].usable) << "drained";
+  EXPECT_TRUE(s.nodes[3].usable);
+  ASSERT_EQ(s.running.size(), 5u);
   EXPECT_EQ(s.running[0].id, 1u);
-  EXPECT_EQ(s.running[0].procs, 4);
+  EXPECT_EQ(s.running[0].procs, 10);
+  ASSERT_EQ(s.running[0].shares.size(), 2u);
+  EXPECT_EQ(s.running[0].shares[1].node, 2u);
+  EXPECT_EQ(s.running[0].shares[1].cpus, 6);
   EXPECT_EQ(s.running[0].start, kNow - 60);
   EXPECT_EQ(s.running[0].limit, 600) << "the kill time end_time - start_time";
   EXPECT_EQ(s.running[0].user, 1001u);
   EXPECT_EQ(s.running[1].id, 2u);
-  EXPECT_EQ(s.running[1].procs, 8);
-  EXPECT_EQ(s.running[2].id, 4u);
-  EXPECT_EQ(s.running[2].procs, 2);
-  EXPECT_EQ(s.running[3].id, 5u);
-  EXPECT_EQ(s.running[3].procs, 1);
+  EXPECT_EQ(s.running[2].id, 3u);
+  EXPECT_EQ(s.running[3].id, 4u);
+  EXPECT_EQ(s.running[3].procs, 2);
+  EXPECT_EQ(s.running[4].id, 5u);
+  EXPECT_EQ(s.running[4].procs, 1);
+}
+
+// Each job queued once in `part`, priority 1.
+std::vector<ClusterJob> queued_in(part_record_t* part, const std::vector<job_record_t*>& jobs) {
+  std::vector<ClusterJob> out;
+  for (job_record_t* j : jobs) out.push_back(ClusterJob{j, {QueuedJob{j, 1, part}}, j->job_id});
+  return out;
 }
 
 TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
@@ -272,15 +295,13 @@ TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
   job_record_t* too_long = pending(13, 1, 120);         // capped at MaxTime
   job_record_t* exclusive = pending(14, 1, 10);
   exclusive->details->whole_node = WHOLE_NODE_REQUIRED;
-  exclusive->details->min_nodes = 2;                    // 2 whole nodes of up to 16
+  exclusive->details->min_nodes = 2;                    // 2 whole nodes
   job_record_t* per_node = pending(15, 1, 10);
   per_node->details->min_nodes = 2;
   per_node->details->pn_min_cpus = 4;                   // 2 x 4
-  PartitionQueue q{p, {}};
-  for (job_record_t* j : {plain, no_limit, infinite, too_long, exclusive, per_node})
-    q.jobs.push_back(QueuedJob{j, 1});
 
-  const PartitionSnapshot s = read_partition(q, kNow);
+  const ClusterSnapshot s =
+      read_cluster(queued_in(p, {plain, no_limit, infinite, too_long, exclusive, per_node}), kNow);
   ASSERT_EQ(s.waiting.size(), 6u);
   EXPECT_EQ(s.waiting[0].id, 10u);
   EXPECT_EQ(s.waiting[0].procs, 3);
@@ -289,16 +310,18 @@ TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
   EXPECT_EQ(s.waiting[1].limit, 20 * 60);
   EXPECT_EQ(s.waiting[2].limit, 60 * 60);
   EXPECT_EQ(s.waiting[3].limit, 60 * 60);
-  EXPECT_EQ(s.waiting[4].procs, 32);
-  EXPECT_EQ(s.waiting[5].procs, 8);
+  EXPECT_TRUE(s.waiting[4].request.exclusive);
+  EXPECT_EQ(s.waiting[4].request.min_nodes, 2);
+  EXPECT_EQ(s.waiting[5].request.min_nodes, 2);
+  EXPECT_EQ(s.waiting[5].request.cpus_per_node, 4);
   EXPECT_TRUE(s.running.empty());
 }
 
 TEST_F(FakeSlurm, UnlimitedPartitionPlansAYear) {
   nodes({4}, {true});
   part_record_t* p = partition("p", {0});
-  PartitionQueue q{p, {QueuedJob{pending(20, 1, INFINITE), 1}, QueuedJob{pending(21, 1, NO_VAL), 1}}};
-  const PartitionSnapshot s = read_partition(q, kNow);
+  const ClusterSnapshot s =
+      read_cluster(queued_in(p, {pending(20, 1, INFINITE), pending(21, 1, NO_VAL)}), kNow);
   ASSERT_EQ(s.waiting.size(), 2u);
   EXPECT_EQ(s.waiting[0].limit, YEAR_SECONDS);
   EXPECT_EQ(s.waiting[1].limit, YEAR_SECONDS);
@@ -342,6 +365,62 @@ TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
   ASSERT_EQ(capped.partitions.size(), 2u);
   EXPECT_EQ(capped.partitions[0].jobs.size(), 1u);
   EXPECT_EQ(capped.partitions[1].jobs.size(), 1u);
+}
+
+// A yield point that, at its `at`-th call, runs `meanwhile` (what slurmctld did while
+// the locks were given back) and answers `answer`; otherwise keeps the locks.
+YieldPoint yield_at(int at, std::function<void()> meanwhile, Yield answer = Yield::yielded) {
+  auto calls = std::make_shared<int>(0);
+  return [=] {
+    if (++*calls != at) return Yield::none;
+    if (meanwhile) meanwhile();
+    return answer;
+  };
+}
+
+// Jobs read before a yield are found again by id after it; one that started meanwhile is
+// no longer waiting, so it leaves the queue (the plan must not start it twice).
+TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
+  nodes({4}, {true});
+  part_record_t* a = partition("a", {0});
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  queue(j1, a, 30);
+  queue(j2, a, 20);
+  queue(j3, a, 10);
+  // Call 1 is before record 1, call 2 before record 2: j1 is kept, then starts.
+  const JobQueue q = read_job_queue(10, yield_at(2, [&] { j1->job_state = JOB_RUNNING; }));
+  EXPECT_FALSE(q.abandoned);
+  ASSERT_EQ(q.all.size(), 2u);
+  EXPECT_EQ(q.all[0].job, j2);
+  EXPECT_EQ(q.all[1].job, j3);
+  ASSERT_EQ(q.partitions.size(), 1u);
+  ASSERT_EQ(q.partitions[0].jobs.size(), 2u);
+  EXPECT_EQ(q.partitions[0].jobs[0].job, j2);
+
+  // A job started during a yield before its own record: left out too.
+  const JobQueue q3 = read_job_queue(10, yield_at(2, [&] { j3->job_state = JOB_RUNNING; }));
+  ASSERT_EQ(q3.all.size(), 1u) << "j1 runs, j3 started meanwhile";
+  EXPECT_EQ(q3.all[0].job, j2);
+
+  const JobQueue gone = read_job_queue(10, yield_at(2, nullptr, Yield::abandon));
+  EXPECT_TRUE(gone.abandoned);
+}
+
+TEST_F(FakeSlurm, RequestsReadInSlicesLeaveOutJobsStartedDuringAYield) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* j1 = pending(1, 1, 10);
+  job_record_t* j2 = pending(2, 1, 10);
+  const std::vector<ClusterJob> jobs = queued_in(p, {j1, j2});
+  // Call 1 before j1: j1 starts meanwhile, so only j2 waits.
+  const ClusterSnapshot s = read_cluster(jobs, kNow, 1, yield_at(1, [&] { j1->job_state = JOB_RUNNING; }));
+  ASSERT_EQ(s.waiting.size(), 1u);
+  EXPECT_EQ(s.waiting[0].id, 2u);
+  bool abandoned = false;
+  read_cluster(jobs, kNow, 1, yield_at(2, nullptr, Yield::abandon), &abandoned);
+  EXPECT_TRUE(abandoned);
 }
 
 TEST_F(FakeSlurm, FinishedJobsWithHowTheyEnded) {
@@ -593,6 +672,75 @@ TEST_F(FakeSlurm, ArrayTasksAreCopiesOfTheMetaRecord) {
   EXPECT_EQ(read_cluster(jobs, kNow, 100).waiting.size(), 6u);
   meta->array_recs = nullptr;
 }
+
+// A job with reservations gets one queue record per reservation (several requested, or
+// magnetic ones), in the same partition: planned once, as one waiting job queued in each
+// partition once. Worked out: records (p, r1), (p, r2), (q) of job 30 -> one ClusterJob
+// with three records, one JobRecord with partitions {p, q}; job 31 after it.
+TEST_F(FakeSlurm, JobWithDuplicatedReservationRecordsIsPlannedOnce) {
+  nodes({4, 4}, {true, true});
+  part_record_t* p = partition("p", {0});
+  part_record_t* q = partition("q", {1});
+  job_record_t* dup = pending(30, 1, 1);
+  job_record_t* other = pending(31, 1, 1);
+  slurmctld_resv_t r1{}, r2{};
+  queue(dup, p, 5);
+  g_queue.back().resv_ptr = &r1;
+  queue(dup, p, 5);
+  g_queue.back().resv_ptr = &r2;
+  queue(dup, q, 4);
+  queue(other, p, 3);
+  const JobQueue queued = read_job_queue(10);
+  EXPECT_EQ(queued.all.size(), 4u);
+  const std::vector<ClusterJob> jobs = cluster_jobs(queued, [](part_record_t*) { return true; });
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].id, 30u);
+  EXPECT_EQ(jobs[0].in.size(), 3u);
+  const ClusterSnapshot s = read_cluster(jobs, kNow);
+  ASSERT_EQ(s.waiting.size(), 2u);
+  EXPECT_EQ(s.waiting[0].id, 30u);
+  EXPECT_EQ(s.waiting[0].request.partitions, (std::vector<std::string>{"p", "q"}));
+  EXPECT_EQ(s.waiting[1].id, 31u);
+}
+
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+// 24.11: a job requesting QOS a and b has a record per (partition, QOS); limits are checked
+// with each record's QOS. Worked out: a (id 5, priority 10) is at its limit, so only the
+// (p, b) record (id 6, priority 8) is kept, carrying b's id; the job is planned once; by
+// id the job takes a or b back from its own list (compat::set_job_qos), nothing else.
+TEST_F(FakeSlurm, MultiQosRecordsAreCheckedEachWithItsQos) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* job = pending(40, 1, 1);
+  slurmdb_qos_rec_t a{}, b{};
+  a.id = 5;
+  a.name = const_cast<char*>("a");
+  b.id = 6;
+  b.name = const_cast<char*>("b");
+  job->qos_list = list_of({&a, &b});
+  queue(job, p, 10);
+  g_queue.back().qos_ptr = &a;
+  queue(job, p, 8);
+  g_queue.back().qos_ptr = &b;
+  g_qos_over_limits = {5};
+  const JobQueue queued = read_job_queue(10);
+  EXPECT_EQ(queued.length, 2);
+  EXPECT_EQ(queued.not_runnable, 1);
+  ASSERT_EQ(queued.all.size(), 1u);
+  EXPECT_EQ(queued.all[0].qos_id, 6u);
+  EXPECT_EQ(queued.all[0].priority, 8u);
+  EXPECT_EQ(job->qos_ptr, &b) << "the job carries the record's QOS, as in stock";
+  EXPECT_EQ(cluster_jobs(queued, [](part_record_t*) { return true; }).size(), 1u);
+  EXPECT_TRUE(compat::set_job_qos(job, 5));
+  EXPECT_EQ(job->qos_ptr, &a);
+  EXPECT_STREQ(compat::chosen_qos_name(job), "a");
+  EXPECT_FALSE(compat::set_job_qos(job, 7)) << "a QOS the job does not request";
+  EXPECT_EQ(job->qos_ptr, &a);
+  EXPECT_TRUE(compat::set_job_qos(job, 0)) << "0: nothing to set";
+  job->qos_list = nullptr;
+  job->qos_ptr = nullptr;
+}
+#endif
 
 slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t state) {
   slurmdb_job_rec_t r{};

@@ -37,6 +37,42 @@ TEST_F(StateFile, RoundTripKeepsHistoryAccuracyAndSeenIds) {
   EXPECT_EQ(predict(b.get(), 7, 3600), 700);  // (900 + 900 + 300) / 3
 }
 
+// A reconfigure's handover (epp_copy_history): the same history as a save + load, with no
+// file written, and the copy is independent of the original afterwards. Numbers as in the
+// round trip above: user 7 ran 900 s twice, so with a third 300 s run the mean is 700.
+TEST_F(StateFile, CopyHistoryInMemoryIsTheRoundTripWithoutTheDisk) {
+  auto a = make_predictor("history:fallback=relative,fullness=full,window=3");
+  teach(a.get(), 1, 7, 3600, 900, 10000);
+  teach(a.get(), 2, 7, 1800, 900, 10100);
+  teach(a.get(), 3, 8, 600, 60, 10200);
+  auto b = make_predictor("history:fallback=relative,fullness=full,window=3");
+  ASSERT_EQ(epp_copy_history(b.get(), a.get(), err_, sizeof err_), 0) << err_;
+  EXPECT_TRUE(others().empty());
+  EXPECT_FALSE(fs::exists(path_));
+  EXPECT_EQ(epp_predictor_users(b.get()), 2u);
+  EXPECT_EQ(epp_predictor_records(b.get()), 3u);
+  EXPECT_EQ(predict(b.get(), 7, 1000), 375);  // relative fallback came along
+  EXPECT_EQ(teach(b.get(), 2, 7, 1800, 900, 10100), 0);  // seen ids came along
+  teach(b.get(), 4, 7, 3600, 300, 10300);
+  EXPECT_EQ(predict(b.get(), 7, 3600), 700);  // (900 + 900 + 300) / 3
+  EXPECT_EQ(epp_predictor_records(a.get()), 3u) << "the original is untouched";
+  EXPECT_EQ(epp_copy_history(b.get(), b.get(), err_, sizeof err_), -1);
+  EXPECT_EQ(epp_copy_history(b.get(), nullptr, err_, sizeof err_), -1);
+}
+
+// A predictor that refused a newer easypp's state file hands that refusal over too:
+// the new one must not overwrite the file either.
+TEST_F(StateFile, CopyHistoryKeepsTheRefusalOfANewerFile) {
+  const std::string newer = R"({"format":"easypp-predictor-state","schema":99,"spec":"","users":[]})";
+  write(newer);
+  auto a = make_predictor("history:fallback=relative,fullness=full,window=3");
+  ASSERT_EQ(load(a.get()), EPP_LOAD_ERROR);
+  auto b = make_predictor("history:fallback=relative,fullness=full,window=3");
+  ASSERT_EQ(epp_copy_history(b.get(), a.get(), err_, sizeof err_), 0) << err_;
+  EXPECT_EQ(epp_save(b.get(), path_.c_str(), err_, sizeof err_), -1);
+  EXPECT_EQ(read(path_), newer) << "left untouched";
+}
+
 TEST_F(StateFile, RoundTripOfTheExtendedTable) {
   auto a = make_predictor("history:type=extended,window=2");
   teach(a.get(), 1, 7, 3600, 100, 10000);
