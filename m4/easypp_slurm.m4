@@ -39,8 +39,10 @@ AC_DEFUN([EASYPP_SLURM], [
       [with_slurm_source="$cache/$slurm_installed_version"])
   ])
 
+  # --enable-sanitizers=plugin keeps it: slurmctld then needs the runtimes preloaded
+  # (LD_PRELOAD of libasan and libubsan, as contrib/soak --asan does).
   AS_IF([test "x$enable_sanitizers" = xyes && test "x$with_slurm_source" != xno], [
-    plugin_skip_reason="--enable-sanitizers: a sanitized plugin cannot load into slurmctld"
+    plugin_skip_reason="--enable-sanitizers: a sanitized plugin cannot load into slurmctld (--enable-sanitizers=plugin builds it for a slurmctld with the runtimes preloaded)"
     with_slurm_source=no
   ])
 

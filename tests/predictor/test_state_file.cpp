@@ -10,42 +10,14 @@
 #include <string>
 
 #include "predictor_fixture.h"
+#include "state_file_fixture.h"
 
 namespace easypp::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-class StateFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "epp-state-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-    path_ = (dir_ / "state.json").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  void write(const std::string& text) { std::ofstream(path_, std::ios::binary) << text; }
-  std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  // Files in the directory other than state.json.
-  std::vector<std::string> others() {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_))
-      if (e.path().filename() != "state.json") out.push_back(e.path().filename().string());
-    return out;
-  }
-  int load(epp_predictor* p) { return epp_load(p, path_.c_str(), err_, sizeof err_); }
-
-  fs::path dir_;
-  std::string path_;
-  char err_[512] = "";
-};
+using StateFile = StateFileDir;
 
 TEST_F(StateFile, RoundTripKeepsHistoryAccuracyAndSeenIds) {
   auto a = make_predictor("history:fallback=relative,fullness=full,window=3");

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "predictor_fixture.h"
+#include "state_file_fixture.h"
 
 namespace easypp::test {
 namespace {
@@ -42,34 +43,8 @@ void teach_many(epp_predictor* p, int users, int runs, std::uint64_t first_id = 
     for (int r = 0; r < runs; ++r, ++id) teach(p, id, 1000 + u, 3600, 100 + r, 100000 + static_cast<std::int64_t>(id));
 }
 
-class StateFileFaults : public ::testing::Test {
+class StateFileFaults : public StateFileDir {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "epp-faults-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-    path_ = (dir_ / "state.json").string();
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, ec);
-    fs::remove_all(dir_, ec);
-  }
-
-  std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::vector<std::string> others() {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_))
-      if (e.path().filename() != "state.json") out.push_back(e.path().filename().string());
-    return out;
-  }
-  int save(epp_predictor* p) { return epp_save(p, path_.c_str(), err_, sizeof err_); }
-  int load(epp_predictor* p) { return epp_load(p, path_.c_str(), err_, sizeof err_); }
   // Records a new handle finds in the file (-1 if it does not load).
   long records_on_disk() {
     auto q = make_predictor("");
@@ -84,10 +59,6 @@ class StateFileFaults : public ::testing::Test {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
     EXPECT_NE(e.find(what), std::string::npos) << e;
   }
-
-  fs::path dir_;
-  std::string path_;
-  char err_[512] = "";
 };
 
 // Runs `body` in a forked child; its return value is the exit status (77: skip) and what
