@@ -35,6 +35,19 @@ void EasyPlan::count(const RunningJob& r, Time end) {
   counted_.running.back().job.prediction = end - r.start;
 }
 
+void EasyPlan::begin(const ClusterState& state, RunningEnd end) {
+  begin(state);
+  if (on_nodes()) {
+    plan_.reset(state, end);
+    built_ = true;
+    return;
+  }
+  for (const RunningJob& r : state.running) {
+    idle_ -= r.job.procs;
+    busy_.push_back({end == RunningEnd::predicted ? r.predicted_end() : r.kill_time(), r.job.procs});
+  }
+}
+
 void EasyPlan::build() {
   if (built_) return;
   plan_.reset(counted_, RunningEnd::predicted);
@@ -47,41 +60,35 @@ const JobRequest& EasyPlan::request_of(const Job& job) {
   return cpu_request_;
 }
 
-bool EasyPlan::ever_fits(const Job& job) {
-  if (!on_nodes()) return job.procs <= state_->procs;
+bool EasyPlan::ever_fits_on_nodes(const Job& job) {
   build();
   return plan_.ever_fits(request_of(job));
 }
 
-bool EasyPlan::full() {
-  if (!on_nodes()) return idle_ <= 0;
+bool EasyPlan::full_on_nodes() {
   build();
   return plan_.idle_cpus() <= 0;
 }
 
-bool EasyPlan::may_fit_now(const Job& job) {
-  if (!on_nodes()) return job.procs <= idle_;
+bool EasyPlan::may_fit_now_on_nodes(const Job& job) {
   build();
   return request_of(job).min_cpus() <= plan_.idle_cpus();
 }
 
-std::optional<EasyPlan::Placement> EasyPlan::fits_now(const Job& job, Time end) {
-  if (!on_nodes()) {
-    if (job.procs > idle_) return std::nullopt;
-    if (reserved_ && end > shadow_ && job.procs > extra_) return std::nullopt;
-    return Placement{};
-  }
+std::optional<EasyPlan::Placement> EasyPlan::fits_now_on_nodes(const Job& job, Time end) {
   build();
   std::optional<Allocation> a = plan_.place_now(request_of(job), end - now(), job.estimate);
   if (!a) return std::nullopt;
   return std::make_shared<const Allocation>(std::move(*a));
 }
 
+bool EasyPlan::fits_at_on_nodes(const Placement& placement, Time end) {
+  build();
+  return plan_.fits_now(*placement, end - now());
+}
+
 bool EasyPlan::holds_now(const RunningJob& r, Time end) {
-  if (!on_nodes()) {
-    if (r.job.procs > idle_) return false;
-    return !reserved_ || end <= shadow_ || r.job.procs <= extra_;
-  }
+  if (!on_nodes()) return fits_pool(r.job.procs, end);
   build();
   if (!r.allocation) {
     throw std::invalid_argument("EasyPlan: running job id=" + std::to_string(r.job.id) +
@@ -90,16 +97,7 @@ bool EasyPlan::holds_now(const RunningJob& r, Time end) {
   return plan_.fits_now(*r.allocation, end - now());
 }
 
-void EasyPlan::start(const Job& job, const Placement& placement, Time end) {
-  if (!on_nodes()) {
-    idle_ -= job.procs;
-    if (!reserved_) {
-      busy_.push_back({end, job.procs});
-    } else if (end > shadow_) {
-      extra_ -= job.procs;  // it will still hold them at the shadow time
-    }
-    return;
-  }
+void EasyPlan::start_on_nodes(const Placement& placement, Time end) {
   build();
   plan_.start_now(*placement, end - now());
 }
@@ -130,6 +128,16 @@ void EasyPlan::reserve(const Job& job, const Slot& slot) {
   if (slot.start == kNever || !slot.allocation) return;
   build();
   plan_.reserve(*slot.allocation, slot.start, job.prediction);
+}
+
+int EasyPlan::extra_at(const Job& job, const Slot& slot) {
+  if (slot.start == kNever) return 0;
+  if (!on_nodes()) return profile_.free_at(slot.start) - job.procs;
+  build();
+  std::int64_t free_cpus = 0;
+  for (const NodeShare& s : slot.allocation->shares)
+    free_cpus += plan_.free_at(s.node, slot.start)[kCpu] - s.amount[kCpu];
+  return static_cast<int>(std::max<std::int64_t>(free_cpus, 0));
 }
 
 void EasyPlan::record(Decision& decision, const Job& job, const Placement& placement,
