@@ -1,8 +1,6 @@
 #include "core/easy_family.h"
 
 #include <utility>
-#include <cstdio>
-#include <cstdlib>
 
 namespace easypp {
 
@@ -34,7 +32,6 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
 Decision EasyFamilyPolicy::plan(const ClusterState& state) {
   Decision decision;
   pass_.run(state, rules_, decision);
-  if (getenv("EPP_DBG")) { fprintf(stderr, "%ld h=%lu:%ld s=", (long)state.now, decision.reservations.empty()?0UL:(unsigned long)decision.reservations[0].job, decision.reservations.empty()?0L:(long)decision.reservations[0].start); for (auto id : decision.start) fprintf(stderr, "%lu,", (unsigned long)id); fprintf(stderr, "\n"); }
   if (config_.double_booking && pass_.head()) {
     const Job& head = state.waiting[pass_.head()->position];
     decision.planned_reservations = decision.reservations;

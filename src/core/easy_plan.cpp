@@ -8,6 +8,7 @@ namespace easypp {
 
 void EasyPlan::begin(const ClusterState& state) {
   state_ = &state;
+  pending_.reset();
   idle_ = state.procs;
   busy_.clear();
   reserved_ = false;
@@ -42,10 +43,18 @@ void EasyPlan::begin(const ClusterState& state, RunningEnd end) {
     built_ = true;
     return;
   }
-  for (const RunningJob& r : state.running) {
-    idle_ -= r.job.procs;
-    busy_.push_back({end == RunningEnd::predicted ? r.predicted_end() : r.kill_time(), r.job.procs});
-  }
+  for (const RunningJob& r : state.running) idle_ -= r.job.procs;
+  // Their ends join the plan only if a head is planned (most passes start what fits or
+  // nothing); the profile does not depend on the order of its entries.
+  pending_ = end;
+}
+
+void EasyPlan::add_pending() {
+  if (!pending_) return;
+  const bool predicted = *pending_ == RunningEnd::predicted;
+  for (const RunningJob& r : state_->running)
+    busy_.push_back({predicted ? r.predicted_end() : r.kill_time(), r.job.procs});
+  pending_.reset();
 }
 
 void EasyPlan::build() {
@@ -106,6 +115,7 @@ void EasyPlan::keep(const RunningJob& r, Time end) { start(r.job, r.allocation, 
 
 EasyPlan::Slot EasyPlan::head_start(const Job& job, Time not_before, const Placement& own) {
   if (!on_nodes()) {
+    add_pending();
     profile_.reset(now(), state_->procs, busy_);
     Time t = profile_.earliest_start(job.procs, job.prediction);
     if (t < not_before) t = not_before;

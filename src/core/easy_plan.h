@@ -119,6 +119,8 @@ class EasyPlan {
 
   const ClusterState* state_ = nullptr;
   // Pool.
+  std::optional<RunningEnd> pending_;  // begin(state, end): running jobs not yet in busy_
+  void add_pending();
   int idle_ = 0;
   std::vector<AvailabilityProfile::Busy> busy_;
   AvailabilityProfile profile_;
