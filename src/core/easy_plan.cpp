@@ -113,11 +113,58 @@ void EasyPlan::start_on_nodes(const Placement& placement, Time end) {
 
 void EasyPlan::keep(const RunningJob& r, Time end) { start(r.job, r.allocation, end); }
 
+// Before a reservation the pool's plan holds only ends (an end already past frees its
+// processors now), so free processors only grow over time: the earliest start of `procs`
+// is the first moment enough are free, whatever the duration -- the answer of
+// AvailabilityProfile::earliest_start on these ends, found by a weighted selection in
+// O(B) instead of sorting them (sorting was a tenth of a simulation).
+Time EasyPlan::pool_earliest_start(int procs) {
+  if (procs > state_->procs) return kNever;
+  const Time now = this->now();
+  auto first = busy_.begin();
+  auto last = busy_.end();
+  std::int64_t need = procs - idle_;
+  first = std::partition(first, last, [now](const AvailabilityProfile::Busy& b) { return b.end <= now; });
+  for (auto it = busy_.begin(); it != first; ++it) need -= it->procs;
+  if (need <= 0) return now;
+  auto weight = [](auto from, auto to) {
+    std::int64_t w = 0;
+    for (; from != to; ++from) w += from->procs;
+    return w;
+  };
+  while (first != last) {
+    // Median of three ends as the pivot; three-way partition around it.
+    const Time a = first->end;
+    const Time b = first[(last - first) / 2].end;
+    const Time c = (last - 1)->end;
+    const Time pivot = std::max(std::min(a, b), std::min(std::max(a, b), c));
+    auto less = std::partition(first, last, [pivot](const AvailabilityProfile::Busy& x) { return x.end < pivot; });
+    auto equal = std::partition(less, last, [pivot](const AvailabilityProfile::Busy& x) { return x.end == pivot; });
+    const std::int64_t below = weight(first, less);
+    if (below >= need) {
+      last = less;
+      continue;
+    }
+    const std::int64_t at = weight(less, equal);
+    if (below + at >= need) return pivot;
+    need -= below + at;
+    first = equal;
+  }
+  return kNever;  // unreachable: every processor is free once all ends are past
+}
+
+int EasyPlan::pool_free_at(Time t) const {
+  const Time until = std::max(t, now());
+  int free = idle_;
+  for (const AvailabilityProfile::Busy& b : busy_)
+    if (b.end <= until) free += b.procs;
+  return free;
+}
+
 EasyPlan::Slot EasyPlan::head_start(const Job& job, Time not_before, const Placement& own) {
   if (!on_nodes()) {
     add_pending();
-    profile_.reset(now(), state_->procs, busy_);
-    Time t = profile_.earliest_start(job.procs, job.prediction);
+    Time t = pool_earliest_start(job.procs);
     if (t < not_before) t = not_before;
     return {t, nullptr};
   }
@@ -132,7 +179,7 @@ void EasyPlan::reserve(const Job& job, const Slot& slot) {
   if (!on_nodes()) {
     reserved_ = true;
     shadow_ = slot.start;
-    extra_ = slot.start == kNever ? 0 : profile_.free_at(slot.start) - job.procs;
+    extra_ = slot.start == kNever ? 0 : pool_free_at(slot.start) - job.procs;
     return;
   }
   if (slot.start == kNever || !slot.allocation) return;
@@ -142,7 +189,7 @@ void EasyPlan::reserve(const Job& job, const Slot& slot) {
 
 int EasyPlan::extra_at(const Job& job, const Slot& slot) {
   if (slot.start == kNever) return 0;
-  if (!on_nodes()) return profile_.free_at(slot.start) - job.procs;
+  if (!on_nodes()) return pool_free_at(slot.start) - job.procs;
   build();
   std::int64_t free_cpus = 0;
   for (const NodeShare& s : slot.allocation->shares)

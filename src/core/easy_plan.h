@@ -122,8 +122,9 @@ class EasyPlan {
   std::optional<RunningEnd> pending_;  // begin(state, end): running jobs not yet in busy_
   void add_pending();
   int idle_ = 0;
-  std::vector<AvailabilityProfile::Busy> busy_;
-  AvailabilityProfile profile_;
+  std::vector<AvailabilityProfile::Busy> busy_;  // ends counted and started (any order)
+  Time pool_earliest_start(int procs);
+  int pool_free_at(Time t) const;
   bool reserved_ = false;
   Time shadow_ = kNever;
   int extra_ = 0;
