@@ -42,23 +42,20 @@ Decision EasyFamilyPolicy::plan(const ClusterState& state) {
 
 Time EasyFamilyPolicy::estimate_based_start(const ClusterState& state, const Job& head,
                                             const Decision& d) {
-  if (state.machine != nullptr) {
-    // The same promise on nodes: running jobs to their kill times, this pass's starts on
-    // their nodes until now + estimate.
-    estimate_plan_.reset(state, RunningEnd::kill_time);
-    const auto& starts = pass_.started();
-    for (std::size_t i = 0; i < starts.size() && i < d.start_allocations.size(); ++i)
-      estimate_plan_.start_now(*d.start_allocations[i], state.waiting[starts[i]].estimate);
-    const JobRequest request = head.request ? *head.request : JobRequest::cpus(head.procs);
-    return estimate_plan_.earliest_start(request, head.estimate, head.estimate).start;
+  // Running jobs to their kill times, this pass's starts (on their nodes, on a Machine)
+  // until now + estimate; the head for its estimate.
+  estimate_plan_.begin(state, RunningEnd::kill_time);
+  const auto& starts = pass_.started();
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const Job& job = state.waiting[starts[i]];
+    const EasyPlan::Placement placement =
+        i < d.start_allocations.size() ? d.start_allocations[i] : nullptr;
+    if (state.machine != nullptr && !placement) continue;
+    estimate_plan_.start(job, placement, state.now + job.estimate);
   }
-  busy_.clear();
-  for (const RunningJob& r : state.running) busy_.push_back({r.kill_time(), r.job.procs});
-  for (std::uint32_t p : pass_.started()) {
-    busy_.push_back({state.now + state.waiting[p].estimate, state.waiting[p].procs});
-  }
-  estimate_profile_.reset(state.now, state.procs, busy_);
-  return estimate_profile_.earliest_start(head.procs, head.estimate);
+  Job planned = head;
+  planned.prediction = head.estimate;
+  return estimate_plan_.head_start(planned).start;
 }
 
 }  // namespace easypp

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/easy_pass.h"
+#include "core/easy_plan.h"
 #include "core/head_bound.h"
 #include "core/job_order.h"
 #include "core/lxfw_order.h"
@@ -62,9 +63,7 @@ class EasyFamilyPolicy final : public Policy {
   EasyRules rules_;
   EasyPass pass_;
   std::optional<HeadBound> head_bound_;
-  AvailabilityProfile estimate_profile_;
-  NodePlan estimate_plan_;
-  std::vector<AvailabilityProfile::Busy> busy_;
+  EasyPlan estimate_plan_;
 };
 
 }  // namespace easypp

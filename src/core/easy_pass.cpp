@@ -1,6 +1,7 @@
 #include "core/easy_pass.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
@@ -13,126 +14,138 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   decision = Decision{};
   head_.reset();
   started_.clear();
+  placements_.clear();
   reserved_.clear();
-  const std::vector<Job>& waiting = state.waiting;
-  if (waiting.empty()) return;
+  if (state.waiting.empty()) return;
 
-  positions_.resize(waiting.size());
+  positions_.resize(state.waiting.size());
   std::iota(positions_.begin(), positions_.end(), std::uint32_t{0});
   rules.reservation_order->arrange(state, positions_);
-  if (state.machine != nullptr) {
-    run_on_nodes(state, rules, decision);
+  // Several reservations (depth, or the starvation guard's) need the node plan; one node
+  // of `procs` CPUs plans the same.
+  const bool starving = rules.bound != nullptr && rules.bound->starving(state);
+  if (state.machine != nullptr || (rules.depth <= 1 && !starving)) {
+    plan(state, rules, decision);
     return;
   }
-  // Several reservations (depth, or the starvation guard's) need the node plan.
-  if (rules.depth > 1 || (rules.bound != nullptr && rules.bound->starving(state))) {
-    // Several reservations need the node plan; one node of `procs` CPUs plans the same.
-    pool_ = Machine::single_node(state.procs);
-    pool_state_.now = state.now;
-    pool_state_.procs = state.procs;
-    pool_state_.machine = &pool_;
-    pool_state_.running = state.running;
-    for (RunningJob& r : pool_state_.running) {
-      auto a = std::make_shared<Allocation>();
-      Resources amount;
-      amount[kCpu] = r.job.procs;
-      a->shares.push_back({0, r.job.procs, amount});
-      r.allocation = std::move(a);
-    }
-    pool_state_.waiting = state.waiting;
-    run_on_nodes(pool_state_, rules, decision);
-    decision.start_allocations.clear();
-    for (Reservation& r : decision.reservations) r.allocation.reset();
-    return;
+  pool_ = Machine::single_node(state.procs);
+  pool_state_.now = state.now;
+  pool_state_.procs = state.procs;
+  pool_state_.machine = &pool_;
+  pool_state_.running = state.running;
+  for (RunningJob& r : pool_state_.running) {
+    auto a = std::make_shared<Allocation>();
+    Resources amount;
+    amount[kCpu] = r.job.procs;
+    a->shares.push_back({0, r.job.procs, amount});
+    r.allocation = std::move(a);
   }
+  pool_state_.waiting = state.waiting;
+  plan(pool_state_, rules, decision);
+  decision.start_allocations.clear();
+  for (Reservation& r : decision.reservations) r.allocation.reset();
+}
 
-  int idle = state.procs;
-  for (const RunningJob& r : state.running) idle -= r.job.procs;
+void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision& decision) {
+  const std::vector<Job>& waiting = state.waiting;
+  const Time now = state.now;
+  plan_.begin(state, RunningEnd::predicted);
+  const std::size_t depth = static_cast<std::size_t>(std::max(1, rules.depth));
 
-  // Start in reservation order until the first job that does not fit now.
+  auto start = [&](std::uint32_t p, const EasyPlan::Placement& placement, Time runtime,
+                   bool backfilled) {
+    const Job& job = waiting[p];
+    plan_.start(job, placement, now + runtime);
+    started_.push_back(p);
+    placements_.push_back(placement);
+    EasyPlan::record(decision, job, placement, backfilled);
+  };
+
+  // Start in reservation order until the first job that does not fit now (the head): it
+  // gets a reservation at the earliest start on predicted ends of running jobs and of the
+  // jobs just started (an end already past counts as now). With depth > 1 the first
+  // `depth` blocked jobs get one, and jobs among them that fit without delaying an
+  // earlier reservation start (they are backfilled).
   std::size_t k = 0;
-  for (; k < positions_.size(); ++k) {
-    const Job& job = waiting[positions_[k]];
+  for (; k < positions_.size() && reserved_.size() < depth; ++k) {
+    const std::uint32_t p = positions_[k];
+    const Job& job = waiting[p];
     require_plannable(job);
     ++decision.examined;
-    // Wider than the domain: it can never start, so it must not block the queue.
-    if (job.procs > state.procs) continue;
-    if (job.procs > idle) break;
-    idle -= job.procs;
-    started_.push_back(positions_[k]);
-    decision.start.push_back(job.id);
-  }
-  if (k == positions_.size()) return;
-
-  // The head's reservation, on predicted ends of running jobs and of the jobs just
-  // started (an end already past counts as now).
-  const Job& head = waiting[positions_[k]];
-  busy_.clear();
-  for (const RunningJob& r : state.running) busy_.push_back({r.predicted_end(), r.job.procs});
-  for (std::uint32_t p : started_) {
-    busy_.push_back({state.now + waiting[p].prediction, waiting[p].procs});
-  }
-  profile_.reset(state.now, state.procs, busy_);
-  const auto [shadow, initial_extra] = profile_.shadow(head.procs, head.prediction);
-  int extra = initial_extra;
-  head_ = Head{positions_[k], shadow, extra};
-  reserved_.push_back(positions_[k]);
-  decision.reservations.push_back({head.id, shadow});
-
-  if (rules.backfill_order == nullptr || idle == 0) return;
-  // The bound (head_bound.h): when the head is guarded, a backfill must also end by the
-  // deadline on its kill time or fit the processors free beyond the head's need there on
-  // kill times. Skipped while nothing is idle: the head's kill-time reservation cannot
-  // move later without a start, so a promise taken at a later pass is no later.
-  std::optional<Time> deadline;
-  int kill_extra = 0;
-  if (rules.bound != nullptr) {
-    busy_.clear();
-    for (const RunningJob& r : state.running) busy_.push_back({r.kill_time(), r.job.procs});
-    for (std::uint32_t p : started_) {
-      busy_.push_back({state.now + waiting[p].estimate, waiting[p].procs});
+    // Never satisfiable in this domain: it must not block the queue.
+    if (!plan_.ever_fits(job)) continue;
+    if (auto placement = plan_.fits_now(job, now + job.prediction)) {
+      start(p, *placement, job.prediction, !reserved_.empty());
+      continue;
     }
-    kill_profile_.reset(state.now, state.procs, busy_);
-    const Time kill_start = kill_profile_.earliest_start(head.procs, head.estimate);
-    deadline = rules.bound->deadline(head.id, shadow, kill_start);
-    // The kill-time profile only gains processors over time, so what is free at the
-    // deadline stays free.
-    if (deadline) kill_extra = std::max(0, kill_profile_.free_at(*deadline) - head.procs);
+    const EasyPlan::Slot slot = plan_.head_start(job);
+    if (slot.start == kNever) continue;  // windows keep it off every node for good
+    if (reserved_.empty()) head_ = Head{p, slot.start};
+    plan_.reserve(job, slot);
+    reserved_.push_back(p);
+    decision.reservations.push_back({job.id, slot.start, slot.allocation});
   }
-  std::span<std::uint32_t> candidates(positions_.data() + k + 1, positions_.size() - k - 1);
-  if (rules.backfill_order != rules.reservation_order) {
-    // Only jobs that fit the idle processors now can ever start in this pass (idle only
+  // With no job left to backfill the bound still runs: a head's promise is taken at its
+  // first pass as the head.
+  if (reserved_.empty() || rules.backfill_order == nullptr || plan_.full()) return;
+
+  // The bound (head_bound.h): when the head is guarded, it is reserved at its deadline in
+  // a kill-time plan, and a backfill must fit there too (on the pool: end by the deadline
+  // on its kill time or fit the processors free beyond the head's need there; on nodes,
+  // where the predicted plan placed it). Skipped while nothing is idle: the head's
+  // kill-time reservation cannot move later without a start, so a promise taken at a
+  // later pass is no later.
+  bool guarded = false;
+  if (rules.bound != nullptr && head_) {
+    kill_plan_.begin(state, RunningEnd::kill_time);
+    for (std::size_t i = 0; i < started_.size(); ++i) {
+      const Job& job = waiting[started_[i]];
+      kill_plan_.start(job, placements_[i], now + job.estimate);
+    }
+    Job head = waiting[head_->position];
+    head.prediction = head.estimate;  // planned for its estimate
+    const EasyPlan::Slot slot = kill_plan_.head_start(head);
+    if (auto deadline = rules.bound->deadline(head.id, head_->shadow, slot.start)) {
+      // Before any reservation the kill-time plan only gains resources over time, so
+      // what is free at the kill-time start stays free at a later deadline.
+      kill_plan_.reserve(head, {*deadline, slot.allocation});
+      guarded = true;
+    }
+    const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
+    if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
+  }
+
+  std::span<std::uint32_t> candidates(positions_.data() + k, positions_.size() - k);
+  const bool counted = rules.backfill_order != rules.reservation_order;
+  if (counted) {
+    // Only jobs that fit the idle processors now can start in this pass (idle only
     // shrinks), so order just those: on a full machine that is a handful, not the queue.
     std::size_t fitting = 0;
     for (std::uint32_t p : candidates) {
       require_plannable(waiting[p]);
-      if (waiting[p].procs <= idle) candidates[fitting++] = p;
+      if (plan_.may_fit_now(waiting[p])) candidates[fitting++] = p;
     }
     decision.examined += static_cast<int>(candidates.size());
     candidates = candidates.first(fitting);
     std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
     rules.backfill_order->arrange(state, candidates);
   }
-  const bool counted = rules.backfill_order != rules.reservation_order;
   for (std::uint32_t p : candidates) {
-    if (idle == 0) break;  // nothing else can start; the rest is not examined
+    if (plan_.full()) break;  // nothing else can start; the rest is not examined
     const Job& job = waiting[p];
     if (!counted) {
       require_plannable(job);
       ++decision.examined;
     }
-    if (job.procs > idle) continue;
+    if (!plan_.may_fit_now(job)) continue;
     const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
-    const bool ends_by_shadow = runtime <= shadow - state.now;
-    if (!ends_by_shadow && job.procs > extra) continue;
-    const bool ends_by_deadline = !deadline || job.estimate <= *deadline - state.now;
-    if (!ends_by_deadline && job.procs > kill_extra) continue;
-    if (!ends_by_shadow) extra -= job.procs;  // it will still hold them at the shadow time
-    if (!ends_by_deadline) kill_extra -= job.procs;  // and may at the deadline
-    idle -= job.procs;
-    started_.push_back(p);
-    decision.start.push_back(job.id);
-    decision.backfilled.push_back(job.id);
+    auto placement = plan_.fits_now(job, now + runtime);
+    if (!placement) continue;
+    if (guarded) {
+      if (!kill_plan_.fits_at(job, *placement, now + job.estimate)) continue;
+      kill_plan_.start(job, *placement, now + job.estimate);
+    }
+    start(p, *placement, runtime, true);
   }
 }
 

@@ -4,8 +4,13 @@
 // then backfilled in backfill order if they end by the shadow time or fit in the extra
 // processors (those free at the shadow time beyond the head's need).
 //
-// Cost per pass: O(R log R) for the running jobs plus O(Q log Q) for ordering the queue,
-// O(1) per backfill candidate; scratch buffers are reused across passes.
+// Written on the EASY toolkit (easy_plan.h), so the same steps plan one pool of
+// processors (the papers' arithmetic: shadow time and extra processors) or a Machine's
+// nodes (reservations on specific nodes; a backfill may start only where it delays no
+// reservation in any resource).
+//
+// Cost per pass on the pool: O(R log R) for the running jobs plus O(Q log Q) for ordering
+// the queue, O(1) per backfill candidate; scratch buffers are reused across passes.
 #ifndef EASYPP_CORE_EASY_PASS_H
 #define EASYPP_CORE_EASY_PASS_H
 
@@ -15,12 +20,12 @@
 #include <vector>
 
 #include "core/decision.h"
+#include "core/easy_plan.h"
 #include "core/head_bound.h"
 #include "core/job.h"
 #include "core/job_order.h"
 #include "core/job_request.h"
-#include "core/node_plan.h"
-#include "core/profile.h"
+#include "core/machine.h"
 
 namespace easypp {
 
@@ -48,7 +53,6 @@ class EasyPass {
   struct Head {
     std::uint32_t position;  // index into state.waiting
     Time shadow;             // its reservation
-    int extra;               // processors free at `shadow` beyond its need, before backfill
   };
   // Positions of the blocked jobs that got a reservation (the head first).
   std::span<const std::uint32_t> reserved() const { return reserved_; }
@@ -56,8 +60,6 @@ class EasyPass {
   // Plans one pass; fills `decision` (start, backfilled, reservations[0] = the head's,
   // examined). Previous contents of `decision` are replaced.
   void run(const ClusterState& state, const EasyRules& rules, Decision& decision);
-  // The node plan of the last run() on a Machine (what was left free, per node).
-  const NodePlan& node_plan() const { return node_plan_; }
 
   // Results of the last run(): the blocked head (none if all started or the queue was
   // empty) and the positions started (in order before the head, then backfilled).
@@ -65,23 +67,18 @@ class EasyPass {
   std::span<const std::uint32_t> started() const { return started_; }
 
  private:
+  // The pass on `state` (the caller's, or pool_state_ for depth > 1 on a pool).
+  void plan(const ClusterState& state, const EasyRules& rules, Decision& decision);
+
   std::vector<std::uint32_t> positions_;
   std::vector<std::uint32_t> started_;
-  std::vector<AvailabilityProfile::Busy> busy_;
-  AvailabilityProfile profile_;
-  std::optional<Head> head_;
-
-  // The same pass on a Machine's nodes (node_easy_pass.cpp): reservations on specific
-  // nodes; a backfill may start only where it delays no reservation in any resource.
-  void run_on_nodes(const ClusterState& state, const EasyRules& rules, Decision& decision);
-  const JobRequest& request_of(const Job& job, std::size_t position);
-  NodePlan node_plan_;
-  // Kill-time plans for the bound: running jobs to their kill times, this pass's starts
-  // for their estimates, the guarded head at its deadline.
-  AvailabilityProfile kill_profile_;
-  NodePlan kill_plan_;
-  std::vector<JobRequest> cpu_requests_;  // for jobs without a request (procs CPUs)
+  std::vector<EasyPlan::Placement> placements_;  // of started_ (null on the pool)
   std::vector<std::uint32_t> reserved_;
+  std::optional<Head> head_;
+  // The plan on predictions, and the bound's on kill times: running jobs to their kill
+  // times, this pass's starts for their estimates, the guarded head at its deadline.
+  EasyPlan plan_;
+  EasyPlan kill_plan_;
   Machine pool_;  // single_node(procs): depth > 1 on a state without a Machine
   ClusterState pool_state_;
 };

@@ -1,6 +1,6 @@
 // The EASY toolkit: the steps EASY-like passes are made of, on one pool of processors or
-// on a Machine's nodes, so a policy written on it plans both (pv-easy, timed-run; EasyPass
-// is the same steps, fused for the easy family's hot path).
+// on a Machine's nodes, so a policy written on it plans both. Every EASY loop is written
+// on it: EasyPass (the easy family, lxf-w), pv-easy and timed-run.
 //
 //   count        the load the caller plans with: running jobs busy until the end it
 //                chooses (predicted end, a trial's end; an end <= now still holds its
@@ -44,23 +44,47 @@ class EasyPlan {
   void begin(const ClusterState& state);
   // Counts running job `r` busy until `end`. All counting comes before any other call.
   void count(const RunningJob& r, Time end);
+  // begin(state), then every running job counted until its predicted end or kill time
+  // (on nodes without copying them; no count() after this).
+  void begin(const ClusterState& state, RunningEnd end);
 
   bool on_nodes() const { return state_->machine != nullptr; }
   Time now() const { return state_->now; }
   // Could `job` ever run in this domain (more processors than the pool, a request no
   // node set can satisfy: it must not block the queue).
-  bool ever_fits(const Job& job);
+  bool ever_fits(const Job& job) {
+    return on_nodes() ? ever_fits_on_nodes(job) : job.procs <= state_->procs;
+  }
   // Nothing is idle any more: no candidate can start.
-  bool full();
+  bool full() { return on_nodes() ? full_on_nodes() : idle_ <= 0; }
   // A quick necessary test: enough idle processors (CPUs) for `job`.
-  bool may_fit_now(const Job& job);
+  bool may_fit_now(const Job& job) {
+    return on_nodes() ? may_fit_now_on_nodes(job) : job.procs <= idle_;
+  }
   // Where `job` can start now and run until `end` without delaying what is planned
   // (a reservation: on the pool, end <= shadow time or procs <= extra).
-  std::optional<Placement> fits_now(const Job& job, Time end);
+  std::optional<Placement> fits_now(const Job& job, Time end) {
+    if (on_nodes()) return fits_now_on_nodes(job, end);
+    if (!fits_pool(job.procs, end)) return std::nullopt;
+    return Placement{};
+  }
+  // Whether `job` can start now on `placement` (what another plan's fits_now found; null
+  // on the pool) and run until `end` without delaying what is planned here.
+  bool fits_at(const Job& job, const Placement& placement, Time end) {
+    return on_nodes() ? fits_at_on_nodes(placement, end) : fits_pool(job.procs, end);
+  }
   // Whether running job `r` (not counted) can keep its share until `end`, the same way.
   bool holds_now(const RunningJob& r, Time end);
   // Takes what fits_now found, until `end`.
-  void start(const Job& job, const Placement& placement, Time end);
+  void start(const Job& job, const Placement& placement, Time end) {
+    if (on_nodes()) return start_on_nodes(placement, end);
+    idle_ -= job.procs;
+    if (!reserved_) {
+      busy_.push_back({end, job.procs});
+    } else if (end > shadow_) {
+      extra_ -= job.procs;  // it will still hold them at the shadow time
+    }
+  }
   // Keeps a running job (not counted) on its share until `end`.
   void keep(const RunningJob& r, Time end);
   // The earliest start of `job` for its prediction on the plan (ignoring idleness, as
@@ -70,20 +94,37 @@ class EasyPlan {
   Slot head_start(const Job& job, Time not_before = 0, const Placement& own = nullptr);
   // Plans `slot` busy for `job`'s prediction: later fits_now calls respect it.
   void reserve(const Job& job, const Slot& slot);
+  // Processors (CPUs on the slot's nodes) free at `slot`'s start beyond `job`'s need,
+  // before reserve(): EASY's extra processors.
+  int extra_at(const Job& job, const Slot& slot);
 
   // Appends a start to `decision` (with its nodes on a Machine).
   static void record(Decision& decision, const Job& job, const Placement& placement,
                      bool backfilled);
 
  private:
+  // The pool's test (inline: the hot path of every SWF replay): idle processors now, and
+  // a reservation is not delayed (end by the shadow time or fit the extra processors).
+  bool fits_pool(int procs, Time end) const {
+    return procs <= idle_ && (!reserved_ || end <= shadow_ || procs <= extra_);
+  }
+  bool ever_fits_on_nodes(const Job& job);
+  bool full_on_nodes();
+  bool may_fit_now_on_nodes(const Job& job);
+  std::optional<Placement> fits_now_on_nodes(const Job& job, Time end);
+  bool fits_at_on_nodes(const Placement& placement, Time end);
+  void start_on_nodes(const Placement& placement, Time end);
   const JobRequest& request_of(const Job& job);
   void build();  // the node plan from what was counted, once
 
   const ClusterState* state_ = nullptr;
   // Pool.
+  std::optional<RunningEnd> pending_;  // begin(state, end): running jobs not yet in busy_
+  void add_pending();
   int idle_ = 0;
-  std::vector<AvailabilityProfile::Busy> busy_;
-  AvailabilityProfile profile_;
+  std::vector<AvailabilityProfile::Busy> busy_;  // ends counted and started (any order)
+  Time pool_earliest_start(int procs);
+  int pool_free_at(Time t) const;
   bool reserved_ = false;
   Time shadow_ = kNever;
   int extra_ = 0;

@@ -29,19 +29,19 @@ bool HeadBound::starving(const ClusterState& state) const {
 }
 
 int HeadBound::guard_starved(const ClusterState& state, std::span<const std::uint32_t> behind,
-                             NodePlan& kill_plan) const {
-  if (rule_.starve == kNever) return 0;
+                             EasyPlan& kill_plan) const {
+  if (rule_.starve == kNever || !kill_plan.on_nodes()) return 0;
   int reserved = 0;
   for (std::uint32_t p : behind) {
-    const Job& job = state.waiting[p];
+    Job job = state.waiting[p];
     if (state.now - job.submit < rule_.starve) continue;
-    const JobRequest request = job.request ? *job.request : JobRequest::cpus(job.procs);
-    if (!kill_plan.ever_fits(request)) continue;
-    NodePlan::Slot slot = kill_plan.earliest_start(request, job.estimate, job.estimate);
+    if (!kill_plan.ever_fits(job)) continue;
+    job.prediction = job.estimate;  // planned on kill times
+    const EasyPlan::Slot slot = kill_plan.head_start(job);
     // One that fits now is left unreserved: its reservation would block only itself
     // (a backfill candidate checked against a plan holding its own place).
     if (slot.start == kNever || slot.start <= state.now) continue;
-    kill_plan.reserve(slot.allocation, slot.start, job.estimate);
+    kill_plan.reserve(job, slot);
     ++reserved;
   }
   return reserved;

@@ -31,7 +31,7 @@
 #include <span>
 
 #include "core/job.h"
-#include "core/node_plan.h"
+#include "core/easy_plan.h"
 
 namespace easypp {
 
@@ -61,9 +61,11 @@ class HeadBound {
   // Reserves in `kill_plan` (running jobs to kill times, this pass's starts, the head),
   // in the order of `behind` (the waiting positions after the head, queue order), every
   // job that has waited at least the threshold, at its earliest start on kill times.
-  // Returns how many it reserved; a backfill must then fit `kill_plan` now.
+  // Returns how many it reserved; a backfill must then fit `kill_plan` now. `kill_plan`
+  // must plan on nodes (several reservations: EasyPass plans the pool as one node when
+  // starving() holds); on the pool it reserves nothing.
   int guard_starved(const ClusterState& state, std::span<const std::uint32_t> behind,
-                    NodePlan& kill_plan) const;
+                    EasyPlan& kill_plan) const;
 
   // The current head's promise (for tests and reports).
   std::optional<Time> promise() const {

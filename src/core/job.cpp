@@ -5,11 +5,9 @@
 
 namespace easypp {
 
-void require_plannable(const Job& job) {
-  if (job.procs < 1) {
-    throw std::invalid_argument("job id=" + std::to_string(job.id) +
-                                ": procs=" + std::to_string(job.procs) + ", must be >= 1");
-  }
+void not_plannable(const Job& job) {
+  throw std::invalid_argument("job id=" + std::to_string(job.id) +
+                              ": procs=" + std::to_string(job.procs) + ", must be >= 1");
 }
 
 

@@ -76,7 +76,11 @@ struct ClusterState {
 
 // Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan
 // it: fewer than one processor. Policies check every job they examine.
-void require_plannable(const Job& job);
+// Inline: every pass calls it for every job it examines; the throw is out of line.
+[[noreturn, gnu::cold]] void not_plannable(const Job& job);
+inline void require_plannable(const Job& job) {
+  if (job.procs < 1) [[unlikely]] not_plannable(job);
+}
 
 // True when a is served before b by the driver's priority (ties: smaller id).
 inline bool higher_priority(const Job& a, const Job& b) {

@@ -1,7 +1,5 @@
 #include "core/multi_queue.h"
 
-#include "core/policy_params.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -326,73 +324,68 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
   return decision;
 }
 
-std::unique_ptr<Policy> make_multi_queue_with_limits(std::string_view name,
-                                                     const std::string& predictor) {
-  const std::size_t colon = name.find(':');
-  if (colon == std::string_view::npos) return nullptr;
-  const std::string_view base = name.substr(0, colon);
-  DelayRule delay = DelayRule::none;
-  if (base == "mq-vd") {
-    delay = DelayRule::paper;
-  } else if (base == "mq-vd0") {
-    delay = DelayRule::first_zero;
-  } else if (base != "mq") {
-    return nullptr;
-  }
-  MultiQueueConfig c;
-  c.name = std::string(name);
-  if (!predictor.empty()) {
-    throw std::invalid_argument("policy=" + c.name + " plans on estimates, so predictor=" +
-                                predictor + " does not apply");
-  }
-  if (delay != DelayRule::none) {
-    c.delay = VariableDelayConfig{};
-    c.delay->first_delta_is_slowdown = delay == DelayRule::paper;
-  }
-  // Items without '=' are queue limits (none: the paper's); key=value items are keys.
+namespace {
+
+// "60/3600" or the positional items of "mq:60:3600": increasing limits in seconds (the
+// policy's constructor checks the order).
+std::vector<Time> parse_limits(const std::string& spec, const std::vector<std::string>& items) {
   std::vector<Time> limits;
-  std::string keys(base);
-  std::string_view rest = name.substr(colon + 1);
-  for (;;) {
-    const std::size_t sep = rest.find(':');
-    const std::string_view item = rest.substr(0, sep);
-    if (item.find('=') != std::string_view::npos) {
-      keys += ":" + std::string(item);
-    } else {
-      Time limit = 0;
-      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), limit);
-      if (ec != std::errc() || end != item.data() + item.size()) {
-        throw std::invalid_argument("policy=" + c.name + ": queue limit '" + std::string(item) +
-                                    "' is not a whole number of seconds");
-      }
-      limits.push_back(limit);
+  for (const std::string& item : items) {
+    Time limit = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), limit);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
+      throw std::invalid_argument("policy=" + spec + ": queue limit '" + item +
+                                  "' is not a whole number of seconds");
     }
-    if (sep == std::string_view::npos) break;
-    rest = rest.substr(sep + 1);
+    limits.push_back(limit);
   }
-  if (!limits.empty()) c.limits = std::move(limits);
-  PolicyParams params = PolicyParams::parse(keys);
-  if (c.delay) {
-    // D_1, the delay in force until the first batch closes (paper: 2500 s). A short one
-    // lets a test or a trial partition see a release without waiting 42 minutes.
-    c.delay->initial = static_cast<double>(
-        params.integer("delay", static_cast<std::int64_t>(c.delay->initial), 0, 100'000'000));
-  }
-  params.finish();  // names the policy and any key it does not take (mq: delay=)
-  return std::make_unique<MultiQueuePolicy>(std::move(c));  // checks the limits
+  return limits;
 }
 
-std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, DelayRule delay,
-                                         bool four_queues) {
+std::vector<std::string> split_slashes(const std::string& value) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t slash = value.find('/', from);
+    out.push_back(value.substr(from, slash == std::string::npos ? std::string::npos : slash - from));
+    if (slash == std::string::npos) return out;
+    from = slash + 1;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Policy> make_multi_queue(PolicyTraits traits, DelayRule delay, bool four_queues,
+                                         PolicyParams& params) {
   MultiQueueConfig c;
-  c.name = std::move(name);
+  c.name = params.name();
   c.traits = std::move(traits);
   if (!four_queues) c.limits.clear();
   if (delay != DelayRule::none) {
     c.delay = VariableDelayConfig{};
     c.delay->first_delta_is_slowdown = delay == DelayRule::paper;
+    // D_1, the delay in force until the first batch closes (paper: 2500 s). A short one
+    // lets a test or a trial partition see a release without waiting 42 minutes.
+    c.delay->initial = static_cast<double>(
+        params.integer("delay", static_cast<std::int64_t>(c.delay->initial), 0, 100'000'000));
   }
-  return std::make_unique<MultiQueuePolicy>(std::move(c));
+  if (four_queues) {
+    // limits=L1/L2/... (seconds); the older mq:L1:L2 spelling, kept as an alias.
+    const std::string given = params.value("limits", "");
+    const std::vector<std::string>& old = params.positional();
+    if (!given.empty() && !old.empty()) {
+      throw std::invalid_argument("policy=" + params.text() +
+                                  ": give the queue limits once (limits=L1/L2/...)");
+    }
+    if (!given.empty()) {
+      c.limits = parse_limits(params.text(), split_slashes(given));
+      c.name = params.spec();
+    } else if (!old.empty()) {
+      c.limits = parse_limits(params.text(), old);
+      c.name = params.text();  // reports keep the name as written
+    }
+  }
+  return std::make_unique<MultiQueuePolicy>(std::move(c));  // checks the limits
 }
 
 }  // namespace easypp

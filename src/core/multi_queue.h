@@ -40,6 +40,7 @@
 #include "core/job_request.h"
 #include "core/node_plan.h"
 #include "core/policy.h"
+#include "core/policy_params.h"
 #include "core/profile.h"
 #include "core/variable_delay.h"
 
@@ -142,17 +143,13 @@ enum class DelayRule {
   paper,       // delta_1 = s_1, as printed (mq-vd)
   first_zero,  // delta_1 = 0: the first batch only sets the reference (mq-vd0)
 };
-std::unique_ptr<Policy> make_multi_queue(std::string name, PolicyTraits traits, DelayRule delay,
-                                         bool four_queues);
-// Other queue limits by name: "mq:L1:L2:..." (also mq-vd:..., mq-vd0:...), limits in
-// seconds, increasing; "mq:60:3600" makes three queues (colons, since easypp-sim takes a
-// comma-separated list of policies). mq-vd and mq-vd0 also take delay=D_1 (seconds, the
-// initial variable delay; paper: 2500), e.g. "mq-vd:delay=60" (paper limits) or
-// "mq-vd:60:600:delay=30". Returns nullptr when `name` has
-// no such prefix; throws std::invalid_argument naming a bad limit, or a `predictor` (the
-// mq policies plan on estimates, so none applies).
-std::unique_ptr<Policy> make_multi_queue_with_limits(std::string_view name,
-                                                     const std::string& predictor);
+// mq, mq-vd and mq-vd0 read the key limits=L1/L2/... (seconds, increasing; "limits=60/3600"
+// makes three queues), or the same as positional items, mq:60:3600 (the older spelling,
+// kept as an alias; the policy is then named as written). mq-vd and mq-vd0 also take
+// delay=D_1 (seconds, the initial variable delay; paper: 2500), e.g. "mq-vd:delay=60".
+// Throws std::invalid_argument naming a bad limit.
+std::unique_ptr<Policy> make_multi_queue(PolicyTraits traits, DelayRule delay, bool four_queues,
+                                         PolicyParams& params);
 
 }  // namespace easypp
 

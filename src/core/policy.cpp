@@ -58,7 +58,27 @@ struct Entry {
   // reading its own keys from the spec.
   std::function<std::unique_ptr<Policy>(PolicyTraits, PolicyParams&)> make;
   PolicyTraits traits;
+  // The keys `make` reads (for policy_families()).
+  std::vector<PolicyKey> keys{};
 };
+
+// The EASY family's keys; age= and lxfw= only where backfilling is shortest-first.
+std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
+  std::vector<PolicyKey> keys = {{"depth", "N"},
+                                 {"bound", "off|SECONDS"},
+                                 {"guard", "slipped|always"},
+                                 {"starve", "off|SECONDS"}};
+  if (c.shortest_backfill) {
+    keys.push_back({"age", "off|SECONDS"});
+    keys.push_back({"lxfw", "off|N"});
+  }
+  return keys;
+}
+
+const std::vector<PolicyKey> kQueueLimitKeys = {{"limits", "SECONDS/SECONDS/..."}};
+// mq-vd and mq-vd0 also take D_1, the initial variable delay.
+const std::vector<PolicyKey> kDelayedQueueKeys = {{"limits", "SECONDS/SECONDS/..."},
+                                                  {"delay", "SECONDS"}};
 
 // An EasyFamilyPolicy entry: `c` without traits, completed at make time.
 Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyFamilyConfig c) {
@@ -109,7 +129,7 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));
           },
-          std::move(traits)};
+          std::move(traits), easy_family_keys(c)};
 }
 
 const std::vector<Entry>& registry() {
@@ -161,22 +181,24 @@ const std::vector<Entry>& registry() {
        on_predictions()},
       // Paper 001: multiple-queue backfilling (mq), with variable delay (mq-vd: delta_1 = s_1
       // as printed; mq-vd0: delta_1 = 0), and its single-queue baseline of Fig. 3 (mq-1q).
+      // Queue limits as limits=L1/L2/... (or the older mq:L1:L2); multi_queue.h.
       {"mq", false,
-       [](PolicyTraits t, PolicyParams&) { return make_multi_queue("mq", std::move(t), DelayRule::none, true); },
-       on_estimates()},
+       [](PolicyTraits t, PolicyParams& p) { return make_multi_queue(std::move(t), DelayRule::none, true, p); },
+       on_estimates(), kQueueLimitKeys},
       {"mq-vd", false,
-       [](PolicyTraits t, PolicyParams&) {
-         return make_multi_queue("mq-vd", std::move(t), DelayRule::paper, true);
-       },
-       on_estimates()},
+       [](PolicyTraits t, PolicyParams& p) { return make_multi_queue(std::move(t), DelayRule::paper, true, p); },
+       on_estimates(), kDelayedQueueKeys},
       {"mq-vd0", false,
-       [](PolicyTraits t, PolicyParams&) {
-         return make_multi_queue("mq-vd0", std::move(t), DelayRule::first_zero, true);
-       },
-       on_estimates()},
+       [](PolicyTraits t, PolicyParams& p) { return make_multi_queue(std::move(t), DelayRule::first_zero, true, p); },
+       on_estimates(), kDelayedQueueKeys},
       {"mq-1q", false,
-       [](PolicyTraits t, PolicyParams&) { return make_multi_queue("mq-1q", std::move(t), DelayRule::none, false); },
+       [](PolicyTraits t, PolicyParams& p) { return make_multi_queue(std::move(t), DelayRule::none, false, p); },
        on_estimates()},
+      // Paper 004: trial runs before a base scheduler commits (timed_run.h); user
+      // estimates unless a predictor replaces them.
+      {"timed-run", true,
+       [](PolicyTraits t, PolicyParams& p) { return make_timed_run(std::move(t), p); },
+       on_estimates(), {{"base", "fcfs|easy"}, {"trial", "SECONDS"}}},
   };
   return entries;
 }
@@ -184,16 +206,8 @@ const std::vector<Entry>& registry() {
 }  // namespace
 
 std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& options) {
-  if (auto mq = make_multi_queue_with_limits(spec, options.predictor)) return mq;  // mq:L1:L2..
   PolicyParams params = PolicyParams::parse(spec);
   const std::string& name = params.name();
-  if (name == "timed-run") {  // paper 004: base scheduler and trial length, as keys
-    PolicyOptions o = options;
-    o.base = params.word("base", options.base, {"fcfs", "easy"});
-    o.trial_length = params.integer("trial", options.trial_length, 0, 100'000'000);
-    params.finish();
-    return make_timed_run(o);
-  }
   for (const Entry& e : registry()) {
     if (name != e.name) continue;
     if (!options.predictor.empty() && !e.predictor_overridable) {
@@ -209,23 +223,35 @@ std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& 
     return policy;
   }
   std::string valid;
-  for (const std::string& n : policy_names()) valid += (valid.empty() ? "" : ", ") + n;
+  for (const PolicyFamily& f : policy_families()) valid += (valid.empty() ? "" : ", ") + f.usage();
   throw std::invalid_argument("unknown policy=" + name + " (valid: " + valid + ")");
 }
 
 bool policy_takes_predictor(std::string_view spec) {
   const std::string_view name = spec.substr(0, spec.find(':'));
-  if (name == "timed-run") return true;
   for (const Entry& e : registry())
     if (name == e.name) return e.predictor_overridable;
-  return name != "mq" && name != "mq-vd" && name != "mq-vd0";  // unknown: make_policy says
+  return true;  // unknown: make_policy says so
 }
 
 std::vector<std::string> policy_names() {
   std::vector<std::string> names;
   for (const Entry& e : registry()) names.emplace_back(e.name);
-  names.emplace_back("timed-run");
   return names;
+}
+
+std::vector<PolicyFamily> policy_families() {
+  std::vector<PolicyFamily> families;
+  for (const Entry& e : registry()) families.push_back({e.name, e.keys});
+  return families;
+}
+
+std::string PolicyFamily::usage() const {
+  std::string s = name;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    s += (i == 0 ? "[:" : ",") + keys[i].key + "=" + keys[i].values;
+  if (!keys.empty()) s += "]";
+  return s;
 }
 
 }  // namespace easypp

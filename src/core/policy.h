@@ -44,10 +44,21 @@ class Policy {
 
 struct PolicyOptions {
   // Overrides the policy's default predictor when non-empty (easypp-sim --predictor).
+  // Everything else a policy takes is a key of its spec (NAME:key=value,...).
   std::string predictor;
-  // timed-run (paper 004): the base scheduler ("fcfs" or "easy") and the trial length.
-  std::string base = "easy";
-  Time trial_length = 90;
+};
+
+// One key a policy family reads from its spec: "depth" with values "N".
+struct PolicyKey {
+  std::string key;
+  std::string values;
+};
+// A family of make_policy() and the keys it reads.
+struct PolicyFamily {
+  std::string name;
+  std::vector<PolicyKey> keys;
+  // NAME, or NAME[:key=values,...] (e.g. "timed-run[:base=fcfs|easy,trial=SECONDS]").
+  std::string usage() const;
 };
 
 // Builds a policy from its spec, NAME or NAME:key=value[,...] (policy_params.h). Throws
@@ -56,7 +67,9 @@ struct PolicyOptions {
 // reservations per pass (default 1 = EASY; e.g. easy++:depth=4), and the bound on the
 // head (head_bound.h; all off by default): bound=off|SECONDS, guard=slipped|always,
 // age=off|SECONDS, lxfw=off|N (e.g. easy++:bound=0:guard=always); timed-run takes
-// base=fcfs|easy and trial=SECONDS (defaults from options, else easy and 90). The names (paper 000; "+" = system predictions with correction,
+// base=fcfs|easy and trial=SECONDS (default easy and 90); mq, mq-vd and mq-vd0 take
+// limits=L1/L2/... (policy_families() lists them all). The names (paper 000; "+" =
+// system predictions with correction,
 // "++" = "+" with shortest-job-backfilled-first):
 //   fcfs          no backfilling
 //   easy          EASY on user estimates, FCFS backfill order
@@ -75,13 +88,14 @@ struct PolicyOptions {
 //                 + 0.02 x wait hours first); on estimates; on predictions + correction
 //   pv-easy       preemptive venture EASY (paper 002): shadow-load preemption and venture
 //                 backfilling; Last Model predictions (--predictor overrides)
-//   timed-run     trial runs of options.trial_length s before options.base (fcfs|easy)
+//   timed-run     trial runs of trial=SECONDS (90) before the base=fcfs|easy scheduler
 //                 commits (paper 004)
 //   mq            multiple-queue backfilling (paper 001, multi_queue.h): four queues by
 //                 estimate, each with a processor partition moved by borrowing; estimates
 //   mq-vd, mq-vd0 mq with the variable delay of extra-long jobs (delta_1 = s_1 as
 //                 printed; delta_1 = 0);  mq-1q: one queue (Fig. 3, same starts as easy);
-//                 other queue limits as mq:L1:L2:... (seconds), e.g. mq:60:3600
+//                 other queue limits as mq:limits=L1/L2/... (seconds), e.g.
+//                 mq:limits=60/3600; the older spelling mq:60:3600 is an alias
 // options.predictor replaces the predictor of the prediction-based policies (easy+,
 // easy++, x2+, x2++, sjf+, easy++-dbook, easy++-safe); for the others, whose name fixes
 // their predictions, it is an error.
@@ -90,7 +104,11 @@ struct PolicyOptions {
 // kill-and-requeue policies (papers 002, 004) through Decision.kill_requeue; partitions
 // (paper 001) are the policy's own memory (MultiQueuePolicy::partition_sizes()).
 std::unique_ptr<Policy> make_policy(std::string_view spec, const PolicyOptions& options = {});
+// Every name make_policy() accepts (what drivers match a spec's name against).
 std::vector<std::string> policy_names();
+// Every family with the keys it reads, in policy_names() order (easypp-sim
+// --list-policies, error messages).
+std::vector<PolicyFamily> policy_families();
 // Whether options.predictor applies to the policy this spec names (its predictions are its
 // free parameter: the + and ++ variants, pv-easy, timed-run), so a tool running several
 // policies with one --predictor can leave the others on their own predictions.

@@ -7,6 +7,7 @@ namespace easypp {
 
 PolicyParams PolicyParams::parse(std::string_view spec) {
   PolicyParams p;
+  p.text_ = std::string(spec);
   const std::size_t colon = spec.find(':');
   p.name_ = std::string(spec.substr(0, colon));
   if (colon == std::string_view::npos) return p;
@@ -17,16 +18,19 @@ PolicyParams PolicyParams::parse(std::string_view spec) {
     const std::size_t comma = rest.find_first_of(",:");
     const std::string_view item = rest.substr(0, comma);
     const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos || eq == 0) {
+    if (eq == std::string_view::npos && !item.empty()) {
+      p.positional_.emplace_back(item);
+    } else if (eq == std::string_view::npos || eq == 0) {
       throw std::invalid_argument("policy=" + std::string(spec) + ": '" + std::string(item) +
                                   "' is not key=value");
+    } else {
+      Key k{std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))};
+      if (p.find(k.key) != nullptr) {
+        throw std::invalid_argument("policy=" + std::string(spec) + ": key " + k.key +
+                                    " given twice");
+      }
+      p.keys_.push_back(std::move(k));
     }
-    Key k{std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))};
-    if (p.find(k.key) != nullptr) {
-      throw std::invalid_argument("policy=" + std::string(spec) + ": key " + k.key +
-                                  " given twice");
-    }
-    p.keys_.push_back(std::move(k));
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
   }
@@ -89,7 +93,29 @@ std::string PolicyParams::word(std::string_view key, std::string fallback,
   bad(*k, "expected " + list);
 }
 
+std::string PolicyParams::value(std::string_view key, std::string fallback) {
+  Key* k = find(key);
+  if (k == nullptr) return fallback;
+  k->used = true;
+  return k->value;
+}
+
+bool PolicyParams::has(std::string_view key) const {
+  for (const Key& k : keys_)
+    if (k.key == key) return true;
+  return false;
+}
+
+const std::vector<std::string>& PolicyParams::positional() {
+  positional_used_ = true;
+  return positional_;
+}
+
 void PolicyParams::finish() const {
+  if (!positional_.empty() && !positional_used_) {
+    throw std::invalid_argument("policy=" + text_ + ": '" + positional_.front() +
+                                "' is not key=value");
+  }
   for (const Key& k : keys_)
     if (!k.used) bad(k, "not a key of this policy");
 }

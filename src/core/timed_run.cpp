@@ -209,17 +209,13 @@ void TimedRunPolicy::kill_overbooking(const ClusterState& state, Decision& d) co
   }
 }
 
-std::unique_ptr<Policy> make_timed_run(const PolicyOptions& options) {
-  BaseScheduler base = BaseScheduler::easy;
-  if (options.base == "fcfs") {
-    base = BaseScheduler::fcfs;
-  } else if (options.base != "easy") {
-    throw std::invalid_argument("timed-run: base=" + options.base + ": expected fcfs or easy");
-  }
-  PolicyTraits traits;
-  traits.predictor = options.predictor.empty() ? "estimate" : options.predictor;
-  return std::make_unique<TimedRunPolicy>("timed-run", std::move(traits), base,
-                                          options.trial_length);
+std::unique_ptr<Policy> make_timed_run(PolicyTraits traits, PolicyParams& params) {
+  // Paper 004: the base scheduler and the trial length (90 s in its evaluation).
+  const std::string base = params.word("base", "easy", {"fcfs", "easy"});
+  const Time trial = params.integer("trial", 90, 0, 100'000'000);
+  return std::make_unique<TimedRunPolicy>(
+      "timed-run", std::move(traits), base == "fcfs" ? BaseScheduler::fcfs : BaseScheduler::easy,
+      trial);
 }
 
 }  // namespace easypp

@@ -34,6 +34,7 @@
 
 #include "core/easy_plan.h"
 #include "core/policy.h"
+#include "core/policy_params.h"
 
 namespace easypp {
 
@@ -77,10 +78,10 @@ class TimedRunPolicy final : public Policy {
   EasyPlan plan_;
 };
 
-// "timed-run" from options.base ("fcfs" or "easy"), options.trial_length and
-// options.predictor (default: user estimates, as the paper). Throws std::invalid_argument
-// naming a bad base= or trial_length=.
-std::unique_ptr<Policy> make_timed_run(const PolicyOptions& options);
+// "timed-run" with its keys base=fcfs|easy (default easy) and trial=SECONDS (default 90),
+// on `traits` (user estimates unless a predictor replaced them). Throws
+// std::invalid_argument naming a bad base= or trial=.
+std::unique_ptr<Policy> make_timed_run(PolicyTraits traits, PolicyParams& params);
 
 }  // namespace easypp
 

@@ -43,7 +43,8 @@ const char* cli_usage() {
          "         [--size-from requested|allocated] [--runtime replay|cap]\n"
          "         [--load-factor X] [--estimate-factor X] [--skip-bad] [--seed N]\n"
          "         [--repeat N] [--format table|csv|json] [--schedule FILE[.csv]]\n"
-         "         [--base fcfs|easy] [--trial-length S]  (timed-run)\n"
+         "         [--base fcfs|easy] [--trial-length S]  (aliases of timed-run's keys)\n"
+         "       easypp-sim --list-policies\n"
          "Replays an SWF trace (plain or gzip) through each policy and prints paper-000\n"
          "metrics; the table compares every policy with the first. See easypp-sim(1).\n";
 }
@@ -65,10 +66,15 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       o.predictor = s.value();
     } else if (arg == "--base") {
       o.base = s.value();
+      o.base_given = true;
       if (o.base != "fcfs" && o.base != "easy") s.bad(o.base, "expected fcfs or easy");
     } else if (arg == "--trial-length") {
       std::string v = s.value();
       o.trial_length = parse_integer(arg, v, 0, 100000000);
+      o.trial_length_given = true;
+    } else if (arg == "--list-policies") {
+      s.flag();
+      o.list_policies = true;
     } else if (arg == "--schedule") {
       o.schedule = s.value();
       if (o.schedule.empty()) s.bad(o.schedule, "empty file name");
@@ -133,7 +139,7 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       throw UsageError(arg + ": unexpected argument (see --help)");
     }
   }
-  if (o.help) return o;
+  if (o.help || o.list_policies) return o;
   if (o.trace.empty()) throw UsageError("--trace: required");
   if (o.policies.empty()) throw UsageError("--policy: required");
   return o;

@@ -19,8 +19,13 @@ struct CliOptions {
   std::string trace;
   std::vector<std::string> policies;
   std::string predictor;  // empty: each policy's own
-  std::string base = "easy";  // timed-run's base scheduler (paper 004)
-  Time trial_length = 90;     // timed-run's trial length, seconds; also what "short" means
+  // Aliases of timed-run's keys base= and trial= (paper 004); the trial length is also
+  // what "short" means in the reports.
+  std::string base = "easy";
+  Time trial_length = 90;
+  bool base_given = false;
+  bool trial_length_given = false;
+  bool list_policies = false;  // --list-policies: print every family and its keys
   WorkloadOptions workload;
   SimOptions sim;
   bool skip_bad = false;

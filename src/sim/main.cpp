@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/policy.h"
+#include "core/policy_params.h"
 #include "sim/cli.h"
 #include "measure/metrics.h"
 #include "sim/repeat_summary.h"
@@ -27,6 +28,21 @@ double peak_rss_mb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
+// --base and --trial-length are older spellings of timed-run's keys base= and trial=:
+// they fill in the keys a timed-run spec does not give (its own keys win).
+std::string with_cli_keys(const std::string& spec, const easypp::sim::CliOptions& options) {
+  const easypp::PolicyParams params = easypp::PolicyParams::parse(spec);
+  if (params.name() != "timed-run") return spec;
+  std::string out = spec;
+  auto add = [&](const char* key, const std::string& value) {
+    if (params.has(key)) return;
+    out += (out.find(':') == std::string::npos ? ":" : ",") + std::string(key) + "=" + value;
+  };
+  if (options.base_given) add("base", options.base);
+  if (options.trial_length_given) add("trial", std::to_string(options.trial_length));
+  return out;
+}
+
 int run(const easypp::sim::CliOptions& options) {
   using namespace easypp;
   using namespace easypp::sim;
@@ -34,8 +50,6 @@ int run(const easypp::sim::CliOptions& options) {
   std::vector<std::unique_ptr<Policy>> policies;
   PolicyOptions policy_options;
   policy_options.predictor = options.predictor;
-  policy_options.base = options.base;
-  policy_options.trial_length = options.trial_length;
   for (const std::string& name : options.policies) {
     try {
       // One --predictor for a mixed run: it applies to the policies planning on
@@ -48,7 +62,7 @@ int run(const easypp::sim::CliOptions& options) {
           these.predictor.clear();
         }
       }
-      policies.push_back(make_policy(name, these));
+      policies.push_back(make_policy(with_cli_keys(name, options), these));
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "easypp-sim: %s\n", e.what());
       return 2;
@@ -141,6 +155,11 @@ int main(int argc, char** argv) {
   }
   if (options.help) {
     std::fputs(easypp::sim::cli_usage(), stdout);
+    return 0;
+  }
+  if (options.list_policies) {
+    for (const easypp::PolicyFamily& f : easypp::policy_families())
+      std::printf("%s\n", f.usage().c_str());
     return 0;
   }
   try {

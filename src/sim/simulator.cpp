@@ -307,9 +307,21 @@ class Engine {
     state_.waiting.insert(at, job);
   }
 
+  // The queue is in FCFS order, which is id order (ids number the workload in submit
+  // order; a requeued job goes back to its FCFS place), so the marked jobs are found by
+  // their ids and started in queue order without scanning the whole queue.
   void start_marked_jobs() {
     const Time now = state_.now;
-    for (const Job& w : state_.waiting) {
+    marked_.assign(decision_.start.begin(), decision_.start.end());
+    std::sort(marked_.begin(), marked_.end());
+    auto from = state_.waiting.begin();
+    for (JobId id : marked_) {
+      from = std::lower_bound(from, state_.waiting.end(), id,
+                              [](const Job& w, JobId v) { return w.id < v; });
+      if (from == state_.waiting.end() || from->id != id) {
+        fail(policy_name_, now, "queue not in id order at job " + std::to_string(id));
+      }
+      const Job& w = *from;
       std::uint32_t i = index_of(w.id);
       JobState& js = jobs_[i];
       if (js.status != Status::running || js.run_pos >= 0) continue;
@@ -508,6 +520,7 @@ class Engine {
   RunObserver* observer_ = nullptr;
   ClusterState state_;
   Decision decision_;
+  std::vector<JobId> marked_;  // scratch: the ids a pass starts, in queue order
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
   std::set<Time> wake_times_;  // wake-up events pending (one event per moment)
   int used_procs_ = 0;

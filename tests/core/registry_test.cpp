@@ -1,6 +1,7 @@
 // make_policy / policy_names: the names drivers and users type.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <stdexcept>
 
 #include "core/policy.h"
@@ -34,6 +35,37 @@ TEST(Registry, UnknownNameIsNamedAndValidOnesListed) {
     for (const std::string& name : policy_names())
       EXPECT_NE(what.find(name), std::string::npos) << name << " missing from: " << what;
   }
+}
+
+// policy_families(): every name, each with the keys its policy reads; each listed key is
+// accepted by that policy (here with a value each key takes), and a key not listed is not.
+TEST(Registry, FamiliesListEveryNameAndItsKeys) {
+  const std::vector<PolicyFamily> families = policy_families();
+  const std::vector<std::string> names = policy_names();
+  ASSERT_EQ(families.size(), names.size());
+  const std::map<std::string, std::string> sample = {
+      {"depth", "2"}, {"bound", "0"},      {"guard", "always"},      {"age", "3600"},
+      {"lxfw", "20"}, {"base", "fcfs"},    {"trial", "120"},         {"limits", "60/3600"},
+      {"starve", "86400"}, {"delay", "600"}};
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    EXPECT_EQ(families[i].name, names[i]);
+    for (const PolicyKey& k : families[i].keys) {
+      ASSERT_TRUE(sample.count(k.key)) << k.key;
+      std::string spec = families[i].name + ":" + k.key + "=" + sample.at(k.key);
+      if (k.key == "guard" || k.key == "starve") spec += ",bound=0";  // these need a bound
+      EXPECT_NO_THROW(make_policy(spec)) << spec;
+    }
+    EXPECT_THROW(make_policy(families[i].name + ":nokey=1"), std::invalid_argument);
+  }
+  auto family = [&](const std::string& name) {
+    for (const PolicyFamily& f : families)
+      if (f.name == name) return f.usage();
+    return std::string();
+  };
+  EXPECT_EQ(family("timed-run"), "timed-run[:base=fcfs|easy,trial=SECONDS]");
+  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS]");
+  EXPECT_EQ(family("conservative"), "conservative");
+  EXPECT_EQ(family("mq-vd"), "mq-vd[:limits=SECONDS/SECONDS/...,delay=SECONDS]");
 }
 
 TEST(Registry, TraitsFollowThePaper) {

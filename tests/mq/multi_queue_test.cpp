@@ -57,6 +57,16 @@ TEST(MultiQueue, OtherLimitsByName) {
   EXPECT_EQ(mq->queues(), 3);
   EXPECT_EQ(mq->queue_of(waiting(1, 1, 61)), 1);
   EXPECT_EQ(mq->current_delay(), 0);
+  // The key spelling; the colon list above is its documented alias.
+  auto keyed = make_policy("mq:limits=60/3600");
+  auto* k = dynamic_cast<MultiQueuePolicy*>(keyed.get());
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->name(), "mq:limits=60/3600");
+  EXPECT_EQ(k->queues(), 3);
+  EXPECT_EQ(k->queue_of(waiting(1, 1, 61)), 1);
+  EXPECT_THROW(make_policy("mq:60:limits=60/3600"), std::invalid_argument);  // twice
+  EXPECT_THROW(make_policy("mq:limits=60/x"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq-1q:60"), std::invalid_argument);  // one queue: no limits
   auto vd = make_policy("mq-vd0:100");
   EXPECT_EQ(dynamic_cast<MultiQueuePolicy*>(vd.get())->current_delay(), 2500);
   EXPECT_THROW(make_policy("mq:60:abc"), std::invalid_argument);

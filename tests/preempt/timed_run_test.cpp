@@ -16,10 +16,7 @@ namespace {
 using preempt_test::workload;
 
 sim::SimOutcome run_timed(const sim::Workload& w, const std::string& base, Time trial = 90) {
-  PolicyOptions o;
-  o.base = base;
-  o.trial_length = trial;
-  auto policy = make_policy("timed-run", o);
+  auto policy = make_policy("timed-run:base=" + base + ",trial=" + std::to_string(trial));
   return sim::simulate(w, *policy);
 }
 
@@ -145,21 +142,17 @@ TEST(TimedRunNodes, LazyTerminationKillsOnTheNodeTheStartNeeds) {
 }
 
 TEST(TimedRun, BadOptionsAreNamed) {
-  PolicyOptions o;
-  o.base = "sjf";
   EXPECT_THROW(
       {
         try {
-          make_policy("timed-run", o);
+          make_policy("timed-run:base=sjf");
         } catch (const std::invalid_argument& e) {
           EXPECT_NE(std::string(e.what()).find("base=sjf"), std::string::npos);
           throw;
         }
       },
       std::invalid_argument);
-  o.base = "fcfs";
-  o.trial_length = -1;
-  EXPECT_THROW(make_policy("timed-run", o), std::invalid_argument);
+  EXPECT_THROW(make_policy("timed-run:base=fcfs,trial=-1"), std::invalid_argument);
 }
 
 }  // namespace
