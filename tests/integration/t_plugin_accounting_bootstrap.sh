@@ -1,8 +1,10 @@
 #!/bin/bash
 # With AccountingStorageType=accounting_storage/slurmdbd and no saved history, the plugin
 # learns the jobs slurmdbd saw end recently (easypp_bootstrap_days) instead of starting
-# empty. Here: two jobs finish and reach slurmdbd; then the plugin is pointed at a new,
-# empty state file (scontrol reconfigure) and must bootstrap both from slurmdbd.
+# empty. Here: two jobs finish and reach slurmdbd; then slurmctld restarts with the plugin
+# pointed at a new, empty state file and must bootstrap both from slurmdbd. (A restart,
+# not `scontrol reconfigure`: on 22.05 a reconfigure hands the history learnt so far to the
+# new configuration in memory, so there is nothing to bootstrap.)
 . "$(dirname "$0")/lib.sh"
 need_plugin
 need_cmd mariadb-install-db mariadb-server
@@ -24,7 +26,7 @@ assert_eq 2 "$n" "jobs COMPLETED in sacct (slurmdbd has them)"
 
 sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_state_file=$TB_DIR/state/easypp/fresh.json|" \
   "$TB_DIR/slurm.conf"
-scontrol reconfigure
+tb_restart_ctld
 line=
 for _ in $(seq 100); do
   line=$(grep "sched/easypp: bootstrapped history from slurmdbd" "$log" | tail -n 1)
