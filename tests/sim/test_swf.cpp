@@ -109,6 +109,28 @@ TEST(SwfReader, GzipReadsLikePlain) {
   EXPECT_EQ(gz.header.max_procs, 1664);
 }
 
+// Fuzzing finding (session 4, fuzz_swf): a file starting with gzip's magic but a corrupt
+// stream (the fuzzer's input, 22 bytes) is unreadable: a file-level error naming the file
+// and zlib's reason, with or without --skip-bad (which skips bad lines, not bad files).
+TEST(SwfReader, CorruptGzipStreamIsAFileLevelError) {
+  const std::string path = scratch("corrupt.swf.gz");
+  const unsigned char bytes[] = {0x1f, 0x8b, 0x01, 0x00, 0x30, 0x60, 0x00, 0x00, 0x65, 0xc8, 0x08,
+                                 0x00, 0x0b, 0x0b, 0x0b, 0x45, 0x0b, 0x32, 0x0b, 0x0b, 0x0b, 0xff};
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes), sizeof bytes);
+  }
+  for (bool skip_bad : {false, true}) {
+    try {
+      easypp::swf::read(path, {skip_bad});
+      FAIL() << "a corrupt gzip stream must throw (skip_bad=" << skip_bad << ")";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ":0: read error: ", 0), 0u) << e.what();
+    }
+  }
+  std::filesystem::remove(path);
+}
+
 TEST(SwfReader, MalformedLineNamesFileAndLine) {
   const std::string path = data("malformed.swf");
   try {
