@@ -62,7 +62,7 @@ std::string format_number(double v) {
 }  // namespace
 
 std::vector<std::string_view> learned_keys() {
-  return {"target", "under", "weight", "eta", "features", "correction", "scale", "learn", "failed_min"};
+  return {"target", "under", "loss", "weight", "eta", "features", "correction", "scale", "learn", "failed_min"};
 }
 
 bool parse_learned_key(LearnedSpec& m, std::string_view key, std::string_view value, std::string& choices) {
@@ -82,6 +82,13 @@ bool parse_learned_key(LearnedSpec& m, std::string_view key, std::string_view va
         return true;
       }
     return false;
+  }
+  if (key == "loss") {
+    choices = "squared, absolute";
+    if (value == "squared") m.loss = Loss::Squared;
+    else if (value == "absolute") m.loss = Loss::Absolute;
+    else return false;
+    return true;
   }
   if (key == "target") {
     choices = "seconds, log";
@@ -112,7 +119,8 @@ std::string canonical_learned_keys(const LearnedSpec& m) {
   const char* weight = "?";
   for (const auto& w : kWeights)
     if (w.value == m.weight) weight = w.name;
-  return std::string("target=") + (m.target == Target::Log ? "log" : "seconds") + ",under=" + format_number(m.under) + ",weight=" + weight + ",eta=" + format_number(m.eta) +
+  return std::string("target=") + (m.target == Target::Log ? "log" : "seconds") + ",under=" + format_number(m.under) +
+         ",loss=" + (m.loss == Loss::Absolute ? "absolute" : "squared") + ",weight=" + weight + ",eta=" + format_number(m.eta) +
          ",features=" + feature_groups_name(m.features);
 }
 

@@ -23,6 +23,12 @@ enum class JobWeight { One, LogArea, Area, Small };
 // errors are ratios: a short job is not predicted an hour longer because long jobs are.
 enum class Target { Seconds, Log };
 
+// The E-Loss's error term: squared (the paper's; the model then predicts an expectile of
+// the runtime given the features) or absolute (a quantile: with `under` = k the
+// k/(1+k) quantile). Runtimes given a user's history are bimodal (many jobs fail early),
+// and a quantile is not dragged into the gap between the modes as the mean is.
+enum class Loss { Squared, Absolute };
+
 // Feature groups (bits of LearnedSpec::features); the bias is always in.
 enum FeatureGroup : unsigned {
   kGroupRecent = 1u << 0,    // the user's last three runtimes, their means, the kept mean
@@ -37,6 +43,7 @@ struct LearnedSpec {
   // E-Loss: squared error, under-prediction (prediction < runtime) weighted `under`
   // times more than over-prediction. Defaults chosen in doc/results/learned.
   double under = 4.0;
+  Loss loss = Loss::Squared;
   JobWeight weight = JobWeight::One;
   // NAG step size, in the target's units (NAG is invariant to the features' scale, not
   // the target's): log(1 + seconds) by default, seconds with target=seconds.
@@ -51,7 +58,7 @@ std::vector<std::string_view> learned_keys();
 // is allowed. Keys it does not own return false with an empty `choices`.
 bool parse_learned_key(LearnedSpec& m, std::string_view key, std::string_view value, std::string& choices);
 
-// "under=4,weight=logarea,eta=300,features=recent+estimate+procs+load+time" (no kind).
+// "target=log,under=4,loss=squared,weight=logarea,eta=300,features=..." (no kind).
 std::string canonical_learned_keys(const LearnedSpec& m);
 
 // "recent+estimate+..." for a group mask.

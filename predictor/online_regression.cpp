@@ -67,9 +67,10 @@ void OnlineRegression::update(const FeatureVector& x, double runtime, double wei
   const double y = spec_.target == Target::Log ? std::log1p(std::max(0.0, runtime)) : runtime;
   const double error = score(x) - y;
   const double c = error < 0 ? spec_.under : 1.0;
+  const double sign = error < 0 ? -1.0 : error > 0 ? 1.0 : 0.0;  // loss=absolute's dL/dprediction / c
   const double step = spec_.eta * std::sqrt(static_cast<double>(st.steps) / st.n_sum);
   for (std::size_t i = 0; i < kFeatures; ++i) {
-    const double g = 2.0 * weight * c * error * x[i];
+    const double g = spec_.loss == Loss::Squared ? 2.0 * weight * c * error * x[i] : weight * c * sign * x[i];
     if (g == 0) continue;
     st.g[i] += g * g;
     st.w[i] -= step * g / (st.s[i] * std::sqrt(st.g[i]));

@@ -5,6 +5,7 @@
 // Gaussier et al. use) on their asymmetric weighted squared loss, the E-Loss:
 //
 //   L = w_j * c * (prediction - runtime)^2,  c = `under` if prediction < runtime, else 1
+//   (loss=absolute: w_j * c * |prediction - runtime|, gradient w_j * c * sign * x_i)
 //
 // (with target=log, prediction and runtime are log(1 + seconds) there).
 //

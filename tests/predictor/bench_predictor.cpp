@@ -44,6 +44,7 @@ void BM_Last(benchmark::State& s) { predict_and_learn(s, "last"); }
 // is predicted first, so learn finds its pending features. BM_Default is the baseline.
 void BM_Learned(benchmark::State& s) { predict_and_learn(s, "learned"); }
 void BM_LearnedSeconds(benchmark::State& s) { predict_and_learn(s, "learned:target=seconds"); }
+void BM_LearnedAbsolute(benchmark::State& s) { predict_and_learn(s, "learned:under=1,loss=absolute,weight=logarea"); }
 
 BENCHMARK(BM_Default)->Arg(100)->Arg(10000);
 BENCHMARK(BM_Window30Median)->Arg(100);
@@ -51,6 +52,7 @@ BENCHMARK(BM_Extended)->Arg(100);
 BENCHMARK(BM_Last)->Arg(100);
 BENCHMARK(BM_Learned)->Arg(100)->Arg(10000);
 BENCHMARK(BM_LearnedSeconds)->Arg(100);
+BENCHMARK(BM_LearnedAbsolute)->Arg(100)->Arg(10000);
 
 }  // namespace
 

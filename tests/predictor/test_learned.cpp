@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "predictor_fixture.h"
@@ -61,6 +62,41 @@ TEST(Learned, HandComputedGradientSteps) {
   // One model for all users: another user gets the same.
   epp_job e = job_at(5, 8, 100, 300);
   EXPECT_EQ(epp_predict(p.get(), &e), 93);
+}
+
+TEST(Learned, HandComputedAbsoluteLossSteps) {
+  // loss=absolute: the gradient is w_j * c * sign(error) * x_i, so NAG's steps depend on
+  // the error's side, not its size. Same setting as kTiny; worked out by hand.
+  auto run = [](const char* spec, std::int64_t second_runtime) {
+    auto p = make_predictor(spec);
+    epp_job a = job_at(1, 7, 100, 0);
+    EXPECT_EQ(epp_predict(p.get(), &a), 100);
+    // Job 1 runs 40 s (over by 60, sign +1): g = (1, 100), G = (1, 10^4), step =
+    // 10 * sqrt(1/2) = 7.0711: w0 = -7.0711, w8 = -0.070711, as with the squared loss
+    // (a first NAG step has the same size whatever the gradient's).
+    EXPECT_EQ(epp_learn(p.get(), &a, 10, 50, EPP_END_COMPLETED), 1);
+    epp_job b = job_at(2, 7, 200, 60);
+    EXPECT_EQ(epp_predict(p.get(), &b), 179);  // 200 - 7.0711 - 14.142
+    EXPECT_EQ(epp_learn(p.get(), &b, 100, 100 + second_runtime, EPP_END_COMPLETED), 1);
+    epp_job c = job_at(3, 7, 200, 300), d = job_at(4, 7, 100, 300);
+    return std::make_pair(epp_predict(p.get(), &c), epp_predict(p.get(), &d));
+  };
+  // Job 2 (E = 200): w8 *= 100/200 -> -0.035355, s8 = 200, N = 4, t = 2, step = 7.0711,
+  // prediction 185.858. Runs 100 s (over, c = 1): g = (1, 200), G0 = 2, G8 = 50000:
+  // w0 -= 7.0711 / sqrt(2) = 5 -> -12.0711; w8 -= 7.0711 * 200 / (200 * 223.607) =
+  // 0.031623 -> -0.066978. E = 200: 200 - 12.0711 - 13.3956 = 174.53 -> 175;
+  // E = 100: 100 - 12.0711 - 6.6978 = 81.23 -> 81.
+  EXPECT_EQ(run("learned:target=seconds,features=estimate,under=4,eta=10,loss=absolute", 100),
+            std::make_pair(std::int64_t{175}, std::int64_t{81}));
+  // Runs 190 s (under by 4.142) with under=1: g = (-1, -200), the same sizes: w0 = -2.0711,
+  // w8 = -0.003732: E = 200: 200 - 2.0711 - 0.7464 = 197.18 -> 197; E = 100: 97.56 -> 98.
+  EXPECT_EQ(run("learned:target=seconds,features=estimate,under=1,eta=10,loss=absolute", 190),
+            std::make_pair(std::int64_t{197}, std::int64_t{98}));
+  // With under=4, c = 4: g0 = -4, G0 = 17, w0 += 7.0711 * 4 / sqrt(17) = 6.8600 -> -0.2111;
+  // g8 = -800, G8 = 650000, w8 += 7.0711 * 800 / (200 * 806.23) = 0.035082 -> -0.000273:
+  // both predictions round to the estimate (199.73 -> 200, 99.76 -> 100).
+  EXPECT_EQ(run("learned:target=seconds,features=estimate,under=4,eta=10,loss=absolute", 190),
+            std::make_pair(std::int64_t{200}, std::int64_t{100}));
 }
 
 TEST(Learned, LearnsFromTheFeaturesItPredictedWith) {
@@ -117,21 +153,23 @@ TEST(Learned, DeterministicForAGivenInput) {
 TEST(Learned, SpecKeysAndCanonicalForm) {
   auto p = make_predictor("learned");
   EXPECT_STREQ(epp_predictor_spec(p.get()),
-               "learned:target=log,under=4,weight=one,eta=0.3,features=recent+estimate+procs+load+time,"
+               "learned:target=log,under=4,loss=squared,weight=one,eta=0.3,features=recent+estimate+procs+load+time,"
                "correction=estimate,scale=1,learn=finished,failed_min=60");
   // ';' separates items too (Slurm's SchedulerParameters splits at commas).
   auto q = make_predictor("learned:under=2;features=time+recent;weight=one");
   EXPECT_STREQ(epp_predictor_spec(q.get()),
-               "learned:target=log,under=2,weight=one,eta=0.3,features=recent+time,"
+               "learned:target=log,under=2,loss=squared,weight=one,eta=0.3,features=recent+time,"
                "correction=estimate,scale=1,learn=finished,failed_min=60");
   char err[256] = "";
   EXPECT_EQ(epp_predictor_new("learned:features=recent+recent", err, sizeof err), nullptr);
   EXPECT_STREQ(err, "predictor spec: features=recent+recent: bad value (allowed: groups joined by '+': recent, "
                     "estimate, procs, load, time)");
+  EXPECT_EQ(epp_predictor_new("learned:loss=huber", err, sizeof err), nullptr);
+  EXPECT_STREQ(err, "predictor spec: loss=huber: bad value (allowed: squared, absolute)");
   EXPECT_EQ(epp_predictor_new("learned:under=0", err, sizeof err), nullptr);
   EXPECT_STREQ(err, "predictor spec: under=0: bad value (allowed: a number >= 0.01 and <= 1000)");
   EXPECT_EQ(epp_predictor_new("learned:window=2", err, sizeof err), nullptr);
-  EXPECT_STREQ(err, "predictor spec: window=2: unknown key for learned (allowed: target, under, weight, eta, "
+  EXPECT_STREQ(err, "predictor spec: window=2: unknown key for learned (allowed: target, under, loss, weight, eta, "
                     "features, correction, scale, learn, failed_min)");
   EXPECT_EQ(epp_predictor_propagates(p.get()), 0);
   EXPECT_EQ(epp_predictor_needs_workload(p.get()), 0);
