@@ -234,7 +234,7 @@ struct LiveFixture {
 TEST(LiveOutcome, TimesScaledBackAndMetricsFromTheSimulator) {
   LiveFixture f;
   LiveOutcome lo = live_outcome(f.plan, f.real, 1000.0, PolicyTraits{}, "live:test", "three.swf");
-  const sim::SimOutcome& o = lo.outcome;
+  const measure::SimOutcome& o = lo.outcome;
   ASSERT_EQ(o.jobs.size(), 3u);
   EXPECT_EQ(o.procs, 10);
   EXPECT_EQ(o.jobs[1].submit, 60);
@@ -249,13 +249,13 @@ TEST(LiveOutcome, TimesScaledBackAndMetricsFromTheSimulator) {
   EXPECT_EQ(o.jobs[0].end_rank, 0);
   EXPECT_EQ(o.jobs[2].end_rank, 2);
   // Waits 0, 540, 1080 s; utilization (10*600 + 10*600 + 5*60) / (1260 * 10).
-  sim::Metrics all = metrics_all_jobs(o, sim::MetricsOptions{});
+  measure::Metrics all = metrics_all_jobs(o, measure::MetricsOptions{});
   EXPECT_EQ(all.counted, 3);
   EXPECT_NEAR(all.avg_wait_min, (0 + 540 + 1080) / 3.0 / 60.0, 1e-9);
   EXPECT_NEAR(all.utilization_pct, 100.0 * 12300.0 / 12600.0, 1e-9);
   EXPECT_NEAR(mean_wait_all_min(o), 9.0, 1e-9);
   // The simulator's own rule leaves out jobs ending after the last arrival (t=120).
-  EXPECT_EQ(sim::compute_metrics(o).counted, 0);
+  EXPECT_EQ(measure::compute_metrics(o).counted, 0);
 }
 
 TEST(LiveOutcome, AccuracyOfEstimatesIsRuntimeOverLimit) {
