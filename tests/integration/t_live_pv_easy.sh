@@ -61,14 +61,10 @@ assert_eq 0 "$(job_field "$n" Restarts)" "N's restarts (--no-requeue: never a vi
 assert_eq RUNNING "$(job_field "$n" JobState)" "N when H starts"
 grep -q "killed and requeued JobId=$l (pv-easy)" "$log" || fail "no kill of L logged"
 
-# The killed run, as Slurm recorded it (jobcomp/filetxt writes it when the job is
-# requeued, already PENDING again): ~19 s of 2 CPUs lost.
-rec=$(grep -E "JobId=$l .*JobState=(REQUEUED|PENDING) " "$TB_DIR/jobcomp.txt" | head -n 1 || true)
-[ -n "$rec" ] || fail "no record of L's killed run in jobcomp.txt"
-k_start=$(slurm_epoch "$(sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' <<<"$rec")")
-k_end=$(slurm_epoch "$(sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' <<<"$rec")")
-lost=$(( 2 * (k_end - k_start) ))
-note "L's killed run: $(( k_end - k_start ))s on 2 CPUs = $lost CPU-seconds lost (hand: 38)"
+# The killed run, as Slurm recorded it: ~19 s of 2 CPUs lost.
+killed_run "$l" 2
+lost=$KILLED_LOST k_end=$KILLED_END
+note "L's killed run: $(( k_end - KILLED_START ))s on 2 CPUs = $lost CPU-seconds lost (hand: 38)"
 if [ "$lost" -lt 30 ] || [ "$lost" -gt 48 ]; then fail "lost work $lost CPU-seconds, expected ~38"; fi
 [ $(( k_end - a_end )) -le 5 ] || fail "L was killed $(( k_end - a_end ))s after A ended"
 
