@@ -261,6 +261,12 @@ slurm_epoch() {   # TIME
   date -d "$1" +%s 2>/dev/null || true
 }
 
+# True while JOB is RUNNING. A loop checking other jobs while JOB runs reads it again
+# after it sees a change before failing, since JOB may have ended in between.
+job_running() {   # JOB
+  [ "$(job_field "$1" JobState)" = RUNNING ]
+}
+
 # StartTime of JOB in seconds since the epoch (the planned start of a pending job, the
 # real one of a started job); empty when Slurm has none.
 job_start() {   # JOB

@@ -46,9 +46,12 @@ done
 note "ok: V1, V2 venture-backfilled, L and N started on the idle CPUs, H waits"
 
 # Until A ends nothing is killed (V1, V2 end meanwhile: 4 idle + L's 2 < 12).
-while [ "$(job_field "$a" JobState)" = RUNNING ]; do
-  [ "$(job_field "$l" Restarts)" = 0 ] || fail "L was killed while A runs"
-  [ "$(job_field "$h" JobState)" = PENDING ] || fail "H left PENDING while A runs"
+# A's state is read again after a change is seen: A may have ended between the two reads.
+while job_running "$a"; do
+  if [ "$(job_field "$l" Restarts)" != 0 ] && job_running "$a"; then fail "L was killed while A runs"; fi
+  if [ "$(job_field "$h" JobState)" != PENDING ] && job_running "$a"; then
+    fail "H left PENDING while A runs"
+  fi
   sleep 0.5
 done
 a_end=$(slurm_epoch "$(job_field "$a" EndTime)")
