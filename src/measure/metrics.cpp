@@ -6,7 +6,7 @@
 
 #include "measure/mq_metrics.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 double accuracy_of(Time prediction, Time runtime) {
   if (prediction == runtime) return 1.0;
@@ -110,4 +110,4 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
   return m;
 }
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure

@@ -9,7 +9,7 @@
 
 #include "measure/outcome.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 struct MetricsOptions {
   // The first this-fraction of terminated jobs (rounded down) is left out (warm-up).
@@ -63,6 +63,6 @@ Distribution distribution_of(std::vector<double>& values);
 
 Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options = {});
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

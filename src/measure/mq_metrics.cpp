@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 int JobClasses::of(Time runtime) const {
   const auto it = std::lower_bound(limits.begin(), limits.end(), runtime);
@@ -86,4 +86,4 @@ std::vector<TransientBatch> transient_ratios(const SimOutcome& single, const Sim
   return out;
 }
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure

@@ -13,7 +13,7 @@
 
 #include "measure/outcome.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 inline constexpr int kJobClasses = 4;
 
@@ -59,6 +59,6 @@ std::vector<TransientBatch> transient_ratios(const SimOutcome& single, const Sim
                                              std::size_t batch = 1000,
                                              const JobClasses& classes = {});
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "core/job.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 inline constexpr Time kUnset = -1;
 
@@ -73,6 +73,6 @@ struct SimOutcome {
   double sim_cpu_seconds = 0;  // CPU time of the same (less sensitive to a busy machine)
 };
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "measure/metrics.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 OutcomeRecorder::OutcomeRecorder(SimOutcome skeleton, bool heel_and_toe)
     : out_(std::move(skeleton)), heel_and_toe_(heel_and_toe), jobs_(out_.jobs.size()) {}
@@ -100,4 +100,4 @@ void OutcomeRecorder::track_head(const ClusterState& state, JobId head) {
   t.last_perfect_start = head_perfect_start_;
 }
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure

@@ -15,7 +15,7 @@
 #include "measure/perfect_start.h"
 #include "measure/run_observer.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 class OutcomeRecorder final : public RunObserver {
  public:
@@ -60,6 +60,6 @@ class OutcomeRecorder final : public RunObserver {
   PerfectStart perfect_;
 };
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

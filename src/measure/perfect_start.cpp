@@ -4,7 +4,7 @@
 
 #include "core/job_request.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 Time PerfectStart::of(const ClusterState& state, const Job& job,
                       const std::function<Time(JobId)>& real_end) {
@@ -26,4 +26,4 @@ Time PerfectStart::of(const ClusterState& state, const Job& job,
   return nodes_.earliest_start(request, 1, 1).start;
 }
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure

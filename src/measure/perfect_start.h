@@ -11,7 +11,7 @@
 #include "core/node_plan.h"
 #include "core/profile.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 class PerfectStart {
  public:
@@ -25,6 +25,6 @@ class PerfectStart {
   NodePlan nodes_;
 };
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

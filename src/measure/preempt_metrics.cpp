@@ -6,7 +6,7 @@
 
 #include "easypp/predictor.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 namespace {
 
 // Processors held by jobs of index < i (higher priority), O(log n) per update and query.
@@ -222,4 +222,4 @@ PreemptMetrics compute_preempt_metrics(const SimOutcome& o, Time trial_length) {
   return m;
 }
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure

@@ -17,7 +17,7 @@
 
 #include "measure/outcome.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 // Strict fairness (paper 002 section 3.1): a waiting job is delayed by lower-priority
 // jobs from the first moment it is the highest-priority waiting job and the processors
@@ -85,6 +85,6 @@ PreemptMetrics compute_preempt_metrics(const SimOutcome& outcome, Time trial_len
 void check_fairness(const SimOutcome& outcome, FairnessCheck& fairness,
                     ReservationCheck& reservation);
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

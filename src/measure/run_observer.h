@@ -10,7 +10,7 @@
 #include "core/decision.h"
 #include "core/job.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 
 class RunObserver {
  public:
@@ -35,6 +35,6 @@ class RunObserver {
   virtual void planned(const ClusterState& state, const Decision& decision) = 0;
 };
 
-}  // namespace easypp::sim
+}  // namespace easypp::measure
 
 #endif

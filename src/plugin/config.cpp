@@ -82,7 +82,7 @@ class Parser {
     if (k == "easypp_policy") {
       std::string why;
       if (!valid_policy(value, why))
-        fail(key, value, why.empty() ? "unknown policy (valid: " + join(live_policies()) + ")" : why,
+        fail(key, value, why.empty() ? "unknown policy (valid: " + live_policies() + ")" : why,
              c.policy);
       else
         c.policy = std::string(value);
@@ -173,8 +173,18 @@ class Parser {
     std::string why;
     return valid_policy(spec, why);
   }
-  // The names an error offers: every policy the plugin runs.
-  std::vector<std::string> live_policies() const { return policies_; }
+  // What an error offers: every policy the plugin runs, with the keys its family reads
+  // as easypp-sim --list-policies prints them (easy[:depth=N,...], timed-run[:base=...]).
+  std::string live_policies() const {
+    const std::vector<PolicyFamily> families = policy_families();
+    std::string out;
+    for (const std::string& name : policies_) {
+      auto f = std::find_if(families.begin(), families.end(),
+                            [&](const PolicyFamily& fam) { return fam.name == name; });
+      out += (out.empty() ? "" : ", ") + (f == families.end() ? name : f->usage());
+    }
+    return out;
+  }
   bool kills(std::string_view spec) const {
     const std::string_view name = spec.substr(0, spec.find(':'));
     return std::find(killing_.begin(), killing_.end(), name) != killing_.end();
@@ -259,7 +269,7 @@ class Parser {
           fail(key, value, "entry '" + std::string(entry) + "' is not PARTITION:POLICY; skipped");
         else if (!valid_policy(pol))
           fail(key, value, "entry '" + std::string(entry) + "': unknown policy (valid: " +
-                               join(live_policies()) + "); partition " + std::string(part) +
+                               live_policies() + "); partition " + std::string(part) +
                                " uses easypp_policy");
         else if (!out_.config.partition_policy.emplace(std::string(part), std::string(pol)).second)
           fail(key, value, "partition " + std::string(part) + " named twice; the first is kept");

@@ -12,7 +12,7 @@ namespace easypp::replay {
 
 namespace {
 
-using sim::accuracy_of;
+using measure::accuracy_of;
 
 struct Tracked {
   Job job;
@@ -28,7 +28,7 @@ void integrate(Tracked& t, Time runtime, Time now) {
 
 }  // namespace
 
-void reconstruct_accuracy(sim::SimOutcome& outcome, const std::vector<Time>& estimates,
+void reconstruct_accuracy(measure::SimOutcome& outcome, const std::vector<Time>& estimates,
                           const std::vector<UserId>& users, const PolicyTraits& traits) {
   Predictions predictions(traits);
   const std::size_t n = outcome.jobs.size();
@@ -42,7 +42,7 @@ void reconstruct_accuracy(sim::SimOutcome& outcome, const std::vector<Time>& est
   std::vector<Event> events;
   events.reserve(3 * n);
   for (std::size_t i = 0; i < n; ++i) {
-    const sim::JobOutcome& o = outcome.jobs[i];
+    const measure::JobOutcome& o = outcome.jobs[i];
     events.push_back({o.submit, 1, i});
     events.push_back({o.start, 2, i});
     events.push_back({o.end, 0, i});
@@ -51,7 +51,7 @@ void reconstruct_accuracy(sim::SimOutcome& outcome, const std::vector<Time>& est
     return a.time != b.time ? a.time < b.time : a.kind < b.kind;
   });
   for (const Event& e : events) {
-    sim::JobOutcome& o = outcome.jobs[e.job];
+    measure::JobOutcome& o = outcome.jobs[e.job];
     Tracked& t = tracked[e.job];
     if (e.kind == 1) {
       t.job.id = static_cast<JobId>(e.job + 1);
@@ -99,7 +99,7 @@ LiveOutcome live_outcome(const ReplayPlan& plan, const std::vector<RealTimes>& r
                          double real_start, const PolicyTraits& traits,
                          const std::string& policy_label, const std::string& trace_name) {
   LiveOutcome live;
-  sim::SimOutcome& out = live.outcome;
+  measure::SimOutcome& out = live.outcome;
   out.policy = policy_label;
   out.trace = trace_name;
   out.procs = plan.cluster_cpus;
@@ -117,7 +117,7 @@ LiveOutcome live_outcome(const ReplayPlan& plan, const std::vector<RealTimes>& r
       continue;
     }
     const PlannedJob& p = plan.jobs[i];
-    sim::JobOutcome o;
+    measure::JobOutcome o;
     o.submit = to_trace(r.submit);
     o.start = to_trace(r.start);
     o.end = to_trace(r.end);
@@ -143,7 +143,7 @@ LiveOutcome live_outcome(const ReplayPlan& plan, const std::vector<RealTimes>& r
   }
   if (!out.jobs.empty()) {
     out.first_submit = out.jobs.front().submit;
-    for (const sim::JobOutcome& o : out.jobs) {
+    for (const measure::JobOutcome& o : out.jobs) {
       out.first_submit = std::min(out.first_submit, o.submit);
       out.last_arrival = std::max(out.last_arrival, o.submit);
       out.last_end = std::max(out.last_end, o.end);

@@ -1,5 +1,5 @@
 // The real schedule as the simulator's outcome: accounting records of a replay, times
-// scaled back up by the speedup, turned into a sim::SimOutcome so the simulator's own
+// scaled back up by the speedup, turned into a measure::SimOutcome so the simulator's own
 // metrics (measure/metrics.h) are computed on it.
 #ifndef EASYPP_REPLAY_LIVE_OUTCOME_H
 #define EASYPP_REPLAY_LIVE_OUTCOME_H
@@ -27,7 +27,7 @@ struct RealTimes {
 };
 
 struct LiveOutcome {
-  sim::SimOutcome outcome;   // recorded jobs only, in plan order, trace seconds
+  measure::SimOutcome outcome;   // recorded jobs only, in plan order, trace seconds
   std::vector<std::size_t> plan_index;  // outcome.jobs[i] is plan.jobs[plan_index[i]]
   int missing = 0;           // planned jobs without an ended record
   int timeouts = 0;          // ended TIMEOUT (killed at the limit)
@@ -48,7 +48,7 @@ LiveOutcome live_outcome(const ReplayPlan& plan, const std::vector<RealTimes>& r
 // before submits at the same second, as in the simulator). Fills accuracy (time-weighted,
 // as the simulator measures it) and corrections of every job. `estimates` are the limits
 // the scheduler saw; `users` the trace users.
-void reconstruct_accuracy(sim::SimOutcome& outcome, const std::vector<Time>& estimates,
+void reconstruct_accuracy(measure::SimOutcome& outcome, const std::vector<Time>& estimates,
                           const std::vector<UserId>& users, const PolicyTraits& traits);
 
 }  // namespace easypp::replay

@@ -171,7 +171,7 @@ int run(const ReplayOptions& o) {
   summary.procs_capped = plan.procs_capped;
   summary.runtime_capped = plan.runtime_capped;
   summary.limits_rounded_up = rounded_up;
-  const sim::MetricsOptions metrics_options;
+  const measure::MetricsOptions metrics_options;
 
   if (o.dry_run) {
     std::printf("trace_job,account,offset_s,procs,limit_min,payload_s\n");
@@ -183,16 +183,16 @@ int run(const ReplayOptions& o) {
   }
 
   if (!live) {
-    sim::SimOutcome outcome = sim::simulate(effective, *policy);
+    measure::SimOutcome outcome = sim::simulate(effective, *policy);
     summary.mode = "sim";
     summary.predictor = outcome.predictor;
     summary.jobs_recorded = static_cast<int>(outcome.jobs.size());
-    for (const sim::JobOutcome& j : outcome.jobs) summary.timeouts += j.killed_at_limit ? 1 : 0;
+    for (const measure::JobOutcome& j : outcome.jobs) summary.timeouts += j.killed_at_limit ? 1 : 0;
     summary.avg_wait_all_min = mean_wait_all_min(outcome);
     summary.wall_seconds = outcome.sim_seconds;
     summary.records_from = "simulator";
     outcome.policy = policy_name;
-    sim::Metrics m = sim::compute_metrics(outcome, metrics_options);
+    measure::Metrics m = measure::compute_metrics(outcome, metrics_options);
     std::vector<std::size_t> index(outcome.jobs.size());
     for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
     write_jobs_csv(o.out + ".jobs.csv", plan, outcome, index, nullptr, metrics_options);
@@ -324,7 +324,7 @@ int run(const ReplayOptions& o) {
   summary.timeouts = lo.timeouts;
   summary.killed_before_limit = lo.killed_before_limit;
   summary.avg_wait_all_min = mean_wait_all_min(lo.outcome);
-  sim::Metrics m = sim::compute_metrics(lo.outcome, metrics_options);
+  measure::Metrics m = measure::compute_metrics(lo.outcome, metrics_options);
   write_jobs_csv(o.out + ".jobs.csv", plan, lo.outcome, lo.plan_index, &real, metrics_options);
   const std::string json = summary_json(m, metrics_all_jobs(lo.outcome, metrics_options), effective, summary);
   write_text(o.out + ".json", json);

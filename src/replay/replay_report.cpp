@@ -42,22 +42,23 @@ const char* state_name(int end_state) {
 
 }  // namespace
 
-double mean_wait_all_min(const sim::SimOutcome& outcome) {
+double mean_wait_all_min(const measure::SimOutcome& outcome) {
   if (outcome.jobs.empty()) return 0;
   double sum = 0;
-  for (const sim::JobOutcome& j : outcome.jobs) sum += static_cast<double>(j.start - j.submit);
+  for (const measure::JobOutcome& j : outcome.jobs) sum += static_cast<double>(j.start - j.submit);
   return sum / static_cast<double>(outcome.jobs.size()) / 60.0;
 }
 
-sim::Metrics metrics_all_jobs(const sim::SimOutcome& outcome, const sim::MetricsOptions& options) {
-  sim::SimOutcome all = outcome;
+measure::Metrics metrics_all_jobs(const measure::SimOutcome& outcome,
+                                  const measure::MetricsOptions& options) {
+  measure::SimOutcome all = outcome;
   all.last_arrival = std::max(outcome.last_arrival, outcome.last_end);
-  sim::MetricsOptions o = options;
+  measure::MetricsOptions o = options;
   o.warmup_fraction = 0;
-  return sim::compute_metrics(all, o);
+  return measure::compute_metrics(all, o);
 }
 
-std::string summary_json(const sim::Metrics& metrics, const sim::Metrics& all,
+std::string summary_json(const measure::Metrics& metrics, const measure::Metrics& all,
                          const sim::Workload& workload, const ReplaySummary& s) {
   // The simulator's own field list, minus what only an engine run has.
   static const std::set<std::string> engine_only = {
@@ -98,8 +99,8 @@ std::string summary_json(const sim::Metrics& metrics, const sim::Metrics& all,
 }
 
 void write_jobs_csv(const std::string& path, const ReplayPlan& plan,
-                    const sim::SimOutcome& outcome, const std::vector<std::size_t>& plan_index,
-                    const std::vector<RealTimes>* real, const sim::MetricsOptions& options) {
+                    const measure::SimOutcome& outcome, const std::vector<std::size_t>& plan_index,
+                    const std::vector<RealTimes>* real, const measure::MetricsOptions& options) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error(path + ": cannot write");
   out << "trace_job,user,account,procs,submit,start,end,wait,runtime,limit_min,estimate,"
@@ -108,9 +109,9 @@ void write_jobs_csv(const std::string& path, const ReplayPlan& plan,
   const auto warmup = static_cast<std::int64_t>(
       std::floor(static_cast<double>(outcome.jobs.size()) * options.warmup_fraction));
   for (std::size_t i = 0; i < outcome.jobs.size(); ++i) {
-    const sim::JobOutcome& o = outcome.jobs[i];
+    const measure::JobOutcome& o = outcome.jobs[i];
     const PlannedJob& p = plan.jobs[plan_index[i]];
-    // Same rule as sim::compute_metrics: warm-up ends and ends after the last arrival
+    // Same rule as measure::compute_metrics: warm-up ends and ends after the last arrival
     // are left out of the averages.
     const bool counted = !(o.end_rank < warmup || o.end > outcome.last_arrival);
     const Time t0 = plan.trace_start;

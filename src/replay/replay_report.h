@@ -38,14 +38,15 @@ struct ReplaySummary {
 };
 
 // Mean wait in minutes over all jobs of an outcome.
-double mean_wait_all_min(const sim::SimOutcome& outcome);
+double mean_wait_all_min(const measure::SimOutcome& outcome);
 
 // Metrics over every job: the simulator's definitions, but with no cool-down exclusion
 // (a short slice ends most jobs after its last arrival, leaving few counted ones).
-sim::Metrics metrics_all_jobs(const sim::SimOutcome& outcome, const sim::MetricsOptions& options);
+measure::Metrics metrics_all_jobs(const measure::SimOutcome& outcome,
+                                  const measure::MetricsOptions& options);
 
 // `all`: metrics_all_jobs of the same outcome, reported as all_* fields.
-std::string summary_json(const sim::Metrics& metrics, const sim::Metrics& all,
+std::string summary_json(const measure::Metrics& metrics, const measure::Metrics& all,
                          const sim::Workload& workload, const ReplaySummary& summary);
 
 // Per job: trace job, user, account, procs, trace-time submit/start/end (seconds since
@@ -53,8 +54,8 @@ std::string summary_json(const sim::Metrics& metrics, const sim::Metrics& all,
 // payload (s), state, backfilled, counted (in the metrics' averages), accuracy, and for
 // live runs the Slurm job id and the real epoch times.
 void write_jobs_csv(const std::string& path, const ReplayPlan& plan,
-                    const sim::SimOutcome& outcome, const std::vector<std::size_t>& plan_index,
-                    const std::vector<RealTimes>* real, const sim::MetricsOptions& options);
+                    const measure::SimOutcome& outcome, const std::vector<std::size_t>& plan_index,
+                    const std::vector<RealTimes>* real, const measure::MetricsOptions& options);
 
 }  // namespace easypp::replay
 

@@ -178,11 +178,37 @@ int parse_sacct_requeued_run(const std::string& line, LiveRecord& out) {
              : 0;
 }
 
+namespace {
+
+using KilledRuns = std::map<std::uint64_t, LiveRecord>;  // restarts and lost CPU-seconds per job
+
+void add_killed_run(KilledRuns& killed, const LiveRecord& run) {
+  LiveRecord& k = killed[run.record.job.job_id];
+  if (k.restarts == 0) k.record.job.submit = run.record.job.submit;
+  ++k.restarts;
+  k.lost_cpu_seconds += static_cast<double>(run.record.end - run.record.start) *
+                        static_cast<double>(run.record.job.procs);
+}
+
+void merge_killed_runs(std::map<std::uint64_t, LiveRecord>& out, const KilledRuns& killed) {
+  for (auto& [id, rec] : out) {
+    auto k = killed.find(id);
+    if (k == killed.end()) continue;
+    rec.restarts = k->second.restarts;
+    rec.lost_cpu_seconds = k->second.lost_cpu_seconds;
+    // A requeued job's record carries the requeue as its submit time: the user submitted
+    // it once, at the first run's submit, and waits from then.
+    rec.record.job.submit = std::min(rec.record.job.submit, k->second.record.job.submit);
+  }
+}
+
+}  // namespace
+
 std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_t>& ids,
                                                   std::vector<std::string>& problems,
                                                   std::string* raw) {
   std::map<std::uint64_t, LiveRecord> out;
-  std::map<std::uint64_t, LiveRecord> killed;  // restarts and lost CPU-seconds per job
+  KilledRuns killed;
   if (raw) raw->clear();
   const std::set<std::uint64_t> wanted(ids.begin(), ids.end());
   for (std::size_t i = 0; i < ids.size(); i += kChunk) {
@@ -204,26 +230,14 @@ std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_
       }
       LiveRecord run;
       if (rc == 0 && parse_sacct_requeued_run(line, run) == 1) {
-        LiveRecord& k = killed[run.record.job.job_id];
-        if (k.restarts == 0) k.record.job.submit = run.record.job.submit;
-        ++k.restarts;
-        k.lost_cpu_seconds += static_cast<double>(run.record.end - run.record.start) *
-                              static_cast<double>(run.record.job.procs);
+        add_killed_run(killed, run);
         continue;
       }
       if (rc == 0 || wanted.count(rec.record.job.job_id) == 0) continue;
       out[rec.record.job.job_id] = rec;  // --duplicates: the last (latest) record wins
     }
   }
-  for (auto& [id, rec] : out) {
-    auto k = killed.find(id);
-    if (k == killed.end()) continue;
-    rec.restarts = k->second.restarts;
-    rec.lost_cpu_seconds = k->second.lost_cpu_seconds;
-    // A requeued job's record carries the requeue as its submit time: the user submitted
-    // it once, at the first run's submit, and waits from then.
-    rec.record.job.submit = std::min(rec.record.job.submit, k->second.record.job.submit);
-  }
+  merge_killed_runs(out, killed);
   return out;
 }
 
@@ -246,6 +260,23 @@ std::string jobcomp_file(const std::map<std::string, std::string>& config) {
   return loc->second;
 }
 
+int parse_jobcomp_requeued_run(const std::string& line, LiveRecord& out) {
+  const std::size_t s = line.find(" JobState=");
+  if (s == std::string::npos) return 0;
+  const std::size_t begin = s + 10;
+  const std::size_t end = std::min(line.find(' ', begin), line.size());
+  const std::string state = line.substr(begin, end - begin);
+  if (state != "REQUEUED" && state != "PENDING") return 0;
+  // The library parses ended runs only: read this one's times as if it had completed.
+  std::string as_ended = line;
+  as_ended.replace(begin, end - begin, "COMPLETED");
+  char buf[256];
+  return epp_parse_jobcomp_line(as_ended.c_str(), &out.record, buf, sizeof buf) == 1 &&
+                 out.record.end >= out.record.start
+             ? 1
+             : 0;
+}
+
 std::map<std::uint64_t, LiveRecord> jobcomp_records(const std::string& path,
                                                     const std::vector<std::uint64_t>& ids,
                                                     std::vector<std::string>& problems) {
@@ -253,10 +284,15 @@ std::map<std::uint64_t, LiveRecord> jobcomp_records(const std::string& path,
   if (!in) throw SlurmError(path + ": cannot read the jobcomp file");
   const std::set<std::uint64_t> wanted(ids.begin(), ids.end());
   std::map<std::uint64_t, LiveRecord> out;
+  KilledRuns killed;
   int n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
     LiveRecord rec;
+    if (parse_jobcomp_requeued_run(line, rec) == 1) {
+      if (wanted.count(rec.record.job.job_id) != 0) add_killed_run(killed, rec);
+      continue;
+    }
     char buf[256];
     const int rc = epp_parse_jobcomp_line(line.c_str(), &rec.record, buf, sizeof buf);
     if (rc < 0) {
@@ -268,6 +304,7 @@ std::map<std::uint64_t, LiveRecord> jobcomp_records(const std::string& path,
     rec.state = s == std::string::npos ? "" : line.substr(s + 9, line.find(' ', s) - s - 9);
     out[rec.record.job.job_id] = rec;
   }
+  merge_killed_runs(out, killed);
   return out;
 }
 

@@ -65,7 +65,8 @@ std::map<std::uint64_t, LiveRecord> sacct_records(const std::vector<std::uint64_
                                                   std::vector<std::string>& problems,
                                                   std::string* raw = nullptr);
 
-// Ended jobs among `ids` from a jobcomp/filetxt file.
+// Ended jobs among `ids` from a jobcomp/filetxt file, with their killed runs (restarts,
+// lost CPU-seconds, first submit) as sacct_records gives them.
 std::map<std::uint64_t, LiveRecord> jobcomp_records(const std::string& path,
                                                     const std::vector<std::uint64_t>& ids,
                                                     std::vector<std::string>& problems);
@@ -83,6 +84,11 @@ int parse_sacct_with_flags(const std::string& line, LiveRecord& out, std::string
 // A sacct line of a run that was killed and requeued (State REQUEUED, an allocation line
 // with a start): returns 1 and fills job id, procs, start and end; 0 for any other line.
 int parse_sacct_requeued_run(const std::string& line, LiveRecord& out);
+
+// A jobcomp/filetxt line of a run that was killed and requeued (Slurm writes it at the
+// requeue, the job already REQUEUED or PENDING again): returns 1 and fills job id, procs,
+// submit, start and end; 0 for any other line.
+int parse_jobcomp_requeued_run(const std::string& line, LiveRecord& out);
 
 // The --format argument sacct is run with.
 const char* sacct_format();

@@ -95,7 +95,7 @@ int run(const easypp::sim::CliOptions& options) {
       run_options.seed = options.seed + static_cast<std::uint64_t>(k);
       run_options.sim.seed = run_options.seed;
       RunContext context{&workload, &run_options, skipped, invariants_checked()};
-      SimOutcome outcome;
+      measure::SimOutcome outcome;
       try {
         outcome = simulate(workload, *policy, run_options.sim);
       } catch (const std::invalid_argument& e) {
@@ -112,8 +112,8 @@ int run(const easypp::sim::CliOptions& options) {
       RunReport r;
       r.policy = outcome.policy;
       r.predictor = outcome.predictor;
-      r.metrics = compute_metrics(outcome);
-      r.preempt = compute_preempt_metrics(outcome, options.trial_length);
+      r.metrics = measure::compute_metrics(outcome);
+      r.preempt = measure::compute_preempt_metrics(outcome, options.trial_length);
       r.events = outcome.events;
       r.passes = outcome.passes;
       r.sim_seconds = outcome.sim_seconds;

@@ -23,7 +23,8 @@ std::string escaped(const std::string& s) {
   return out;
 }
 
-Spread over(const std::vector<RunReport>& runs, const std::function<double(const Metrics&)>& pick) {
+Spread over(const std::vector<RunReport>& runs,
+            const std::function<double(const measure::Metrics&)>& pick) {
   std::vector<double> v;
   v.reserve(runs.size());
   for (const RunReport& r : runs) v.push_back(pick(r.metrics));
@@ -62,11 +63,11 @@ RepeatSummary summarize(const std::vector<RunReport>& runs, std::uint64_t first_
     s.policy = runs.front().policy;
     s.predictor = runs.front().predictor;
   }
-  s.avg_bsld = over(runs, [](const Metrics& m) { return m.avg_bsld; });
-  s.avg_wait_min = over(runs, [](const Metrics& m) { return m.avg_wait_min; });
-  s.avg_slowdown = over(runs, [](const Metrics& m) { return m.avg_slowdown; });
-  s.accuracy_pct = over(runs, [](const Metrics& m) { return m.accuracy_pct; });
-  s.utilization_pct = over(runs, [](const Metrics& m) { return m.utilization_pct; });
+  s.avg_bsld = over(runs, [](const measure::Metrics& m) { return m.avg_bsld; });
+  s.avg_wait_min = over(runs, [](const measure::Metrics& m) { return m.avg_wait_min; });
+  s.avg_slowdown = over(runs, [](const measure::Metrics& m) { return m.avg_slowdown; });
+  s.accuracy_pct = over(runs, [](const measure::Metrics& m) { return m.accuracy_pct; });
+  s.utilization_pct = over(runs, [](const measure::Metrics& m) { return m.utilization_pct; });
   return s;
 }
 

@@ -53,7 +53,7 @@ std::string change(double value, double base) {
 }  // namespace
 
 std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
-  const Metrics& m = run.metrics;
+  const measure::Metrics& m = run.metrics;
   const Workload& w = *c.workload;
   const CliOptions& o = *c.options;
   std::vector<Field> f;
@@ -114,7 +114,7 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   // Papers 002/004 (src/measure/preempt_metrics.h): kill and requeue, strict fairness and
   // reservation violations (any policy), failing and short jobs (short: runtime <=
   // --trial-length).
-  const PreemptMetrics& p = run.preempt;
+  const measure::PreemptMetrics& p = run.preempt;
   text("base", o.base);
   intg("trial_length", o.trial_length);
   intg("reservation_violations", p.reservation.violations);
@@ -141,7 +141,7 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   num("preempted_pct", p.preempted_pct);
   num("mkt", p.mkt);
   num("rtw_pct", p.rtw_pct);
-  auto waits = [&](const char* key, const WaitStats& w) {
+  auto waits = [&](const char* key, const measure::WaitStats& w) {
     intg((std::string("jobs_") + key).c_str(), w.count);
     num((std::string("avg_wait_") + key + "_min").c_str(), w.avg_s / 60.0);
     num((std::string("max_wait_") + key + "_min").c_str(), w.max_s / 60.0);
@@ -203,11 +203,11 @@ std::string table(const std::vector<RunReport>& runs, const RunContext& c) {
                 "util[%]", "maxw[min]", "sim[s]");
   out += line;
   if (runs.empty()) return out;
-  const Metrics& base = runs.front().metrics;
+  const measure::Metrics& base = runs.front().metrics;
   // "counted" leaves out the first 1% of terminated jobs and jobs ending after the last
   // arrival (see easypp-sim(1)); on a tiny trace that can be all of them.
   for (const RunReport& r : runs) {
-    const Metrics& m = r.metrics;
+    const measure::Metrics& m = r.metrics;
     std::string corr = number(m.corrections_mean, 2) + "±" + number(m.corrections_sd, 2);
     std::snprintf(line, sizeof line,
                   "%-14s %8lld %10.1f %6s %9.2f %6s %8.1f %12s %7.1f %9.1f %8.2f\n",

@@ -18,8 +18,8 @@ namespace easypp::sim {
 struct RunReport {
   std::string policy;
   std::string predictor;  // canonical spec
-  Metrics metrics;
-  PreemptMetrics preempt;  // papers 002/004 (kill and requeue, fairness, failing jobs)
+  measure::Metrics metrics;
+  measure::PreemptMetrics preempt;  // papers 002/004 (kill and requeue, fairness, failing jobs)
   std::int64_t events = 0;
   std::int64_t passes = 0;
   double sim_seconds = 0;

@@ -15,7 +15,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 // SWF status: 1 completed, 0 failed (a kill at the limit is a failure), 5 cancelled.
-int swf_status(const JobOutcome& o) {
+int swf_status(const measure::JobOutcome& o) {
   if (o.killed_at_limit) return 0;
   switch (o.end_state) {
     case EPP_END_FAILED: return 0;
@@ -40,7 +40,7 @@ std::string schedule_path(const std::string& path, const std::string& policy, bo
   return path.substr(0, dot) + "." + policy + path.substr(dot);
 }
 
-void write_schedule(const std::string& path, const Workload& w, const SimOutcome& run) {
+void write_schedule(const std::string& path, const Workload& w, const measure::SimOutcome& run) {
   const std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "w");
   if (f == nullptr) {
@@ -57,7 +57,7 @@ void write_schedule(const std::string& path, const Workload& w, const SimOutcome
   }
   for (std::size_t i = 0; i < w.jobs.size() && i < run.jobs.size(); ++i) {
     const SimJob& s = w.jobs[i];
-    const JobOutcome& o = run.jobs[i];
+    const measure::JobOutcome& o = run.jobs[i];
     const long long wait = static_cast<long long>(o.start - o.submit);
     const long long runtime = static_cast<long long>(o.end - o.start);
     if (csv) {

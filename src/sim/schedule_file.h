@@ -18,7 +18,8 @@ std::string schedule_path(const std::string& path, const std::string& policy, bo
 
 // Writes the schedule (CSV when `path` ends in .csv, else SWF) atomically: a temporary
 // file renamed over `path`. Throws std::runtime_error naming the path on failure.
-void write_schedule(const std::string& path, const Workload& workload, const SimOutcome& run);
+void write_schedule(const std::string& path, const Workload& workload,
+                    const measure::SimOutcome& run);
 
 }  // namespace easypp::sim
 

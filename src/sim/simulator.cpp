@@ -55,8 +55,8 @@ struct JobState {
   bool underpredicted = false;  // running with predicted end before its real end
   std::uint32_t version = 0;
   std::int32_t run_pos = -1;    // index into ClusterState::running
-  Time start = kUnset;
-  Time end = kUnset;            // when the current run ends (termination event)
+  Time start = measure::kUnset;
+  Time end = measure::kUnset;            // when the current run ends (termination event)
   Time runtime = 0;             // T_r: runtime of a full run under the runtime mode
   // Where the policy placed it (a Machine's nodes), from marking to its start.
   std::shared_ptr<const Allocation> allocation;
@@ -88,8 +88,8 @@ class Engine {
   }
 
   // What is known of the run before it starts, for the outcome recorder.
-  SimOutcome skeleton() const {
-    SimOutcome out;
+  measure::SimOutcome skeleton() const {
+    measure::SimOutcome out;
     out.policy = policy_name_;
     out.trace = workload_.trace;
     out.procs = workload_.procs;
@@ -100,7 +100,7 @@ class Engine {
     }
     for (std::size_t i = 0; i < workload_.jobs.size(); ++i) {
       const SimJob& s = workload_.jobs[i];
-      JobOutcome& o = out.jobs[i];
+      measure::JobOutcome& o = out.jobs[i];
       o.submit = s.job.submit;
       o.procs = s.job.procs;
       o.runtime = jobs_[i].runtime;
@@ -129,7 +129,7 @@ class Engine {
   }
 
   // Drives the whole run, telling `observer` what happens.
-  void run(RunObserver& observer) {
+  void run(measure::RunObserver& observer) {
     observer_ = &observer;
     const std::size_t n = workload_.jobs.size();
     std::size_t next_arrival = 0;
@@ -298,7 +298,7 @@ class Engine {
     remove_running(i);
     ++js.version;  // its end and expiry events are now stale
     js.status = Status::waiting;
-    js.start = kUnset;
+    js.start = measure::kUnset;
     // Back into the queue at its FCFS place (submit time, then id).
     auto at = std::lower_bound(state_.waiting.begin(), state_.waiting.end(), job,
                                [](const Job& a, const Job& b) {
@@ -517,7 +517,7 @@ class Engine {
   JobLedger ledger_;
   std::string policy_name_;
   std::vector<JobState> jobs_;
-  RunObserver* observer_ = nullptr;
+  measure::RunObserver* observer_ = nullptr;
   ClusterState state_;
   Decision decision_;
   std::vector<JobId> marked_;  // scratch: the ids a pass starts, in queue order
@@ -530,8 +530,8 @@ class Engine {
   std::uint64_t running_changes_ = 0;
   std::uint64_t checked_changes_ = ~std::uint64_t(0);
   JobId checked_head_ = 0;
-  Time checked_start_ = kUnset;
-  PerfectStart perfect_;
+  Time checked_start_ = measure::kUnset;
+  measure::PerfectStart perfect_;
 };
 
 double cpu_seconds() {
@@ -550,21 +550,21 @@ void check_size(const Workload& workload) {
 
 bool invariants_checked() { return kChecks; }
 
-void drive(const Workload& workload, Policy& policy, RunObserver& observer,
+void drive(const Workload& workload, Policy& policy, measure::RunObserver& observer,
            const SimOptions& options) {
   check_size(workload);
   Engine engine(workload, policy, options);
   engine.run(observer);
 }
 
-SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options) {
+measure::SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options) {
   check_size(workload);
   Engine engine(workload, policy, options);
-  OutcomeRecorder recorder(engine.skeleton(), options.heel_and_toe);
+  measure::OutcomeRecorder recorder(engine.skeleton(), options.heel_and_toe);
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
   engine.run(recorder);
-  SimOutcome out = recorder.take();
+  measure::SimOutcome out = recorder.take();
   out.predictor = engine.predictor_spec();
   out.sim_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

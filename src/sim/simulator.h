@@ -40,10 +40,11 @@ bool invariants_checked();
 // evaluation kinds) get it before the first arrival. Throws std::invalid_argument for a
 // bad predictor spec of the policy or a workload such a predictor rejects, std::logic_error when the policy returns an impossible decision (starting a job
 // that is not waiting, more processors than the machine) or an invariant fails.
-SimOutcome simulate(const Workload& workload, Policy& policy, const SimOptions& options = {});
+measure::SimOutcome simulate(const Workload& workload, Policy& policy,
+                             const SimOptions& options = {});
 
 // The same run, told to `observer` (other measures plug in here); throws as simulate().
-void drive(const Workload& workload, Policy& policy, RunObserver& observer,
+void drive(const Workload& workload, Policy& policy, measure::RunObserver& observer,
            const SimOptions& options = {});
 
 }  // namespace easypp::sim

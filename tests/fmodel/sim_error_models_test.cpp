@@ -39,13 +39,14 @@ Workload busy_workload() {
   return w;
 }
 
-std::vector<Time> starts(const SimOutcome& o) {
+std::vector<Time> starts(const measure::SimOutcome& o) {
   std::vector<Time> v;
-  for (const JobOutcome& j : o.jobs) v.push_back(j.start);
+  for (const measure::JobOutcome& j : o.jobs) v.push_back(j.start);
   return v;
 }
 
-SimOutcome run(const Workload& w, const std::string& policy, const std::string& predictor, std::uint64_t seed) {
+measure::SimOutcome run(const Workload& w, const std::string& policy, const std::string& predictor,
+                        std::uint64_t seed) {
   auto p = make_policy(policy, {.predictor = predictor});
   SimOptions options;
   options.seed = seed;
@@ -55,9 +56,9 @@ SimOutcome run(const Workload& w, const std::string& policy, const std::string& 
 TEST(SimErrorModels, SeedReachesTheDrawsAndRepeats) {
   const Workload w = busy_workload();
   const std::string spec = "quant:category=short,error=400,stdev=20";
-  const SimOutcome a = run(w, "easy++", spec, 3);
-  const SimOutcome b = run(w, "easy++", spec, 3);
-  const SimOutcome c = run(w, "easy++", spec, 4);
+  const measure::SimOutcome a = run(w, "easy++", spec, 3);
+  const measure::SimOutcome b = run(w, "easy++", spec, 3);
+  const measure::SimOutcome c = run(w, "easy++", spec, 4);
   EXPECT_EQ(starts(a), starts(b));
   EXPECT_NE(starts(a), starts(c));
   EXPECT_NE(a.predictor.find("seed=3"), std::string::npos) << a.predictor;
@@ -69,9 +70,9 @@ TEST(SimErrorModels, ZeroErrorSchedulesLikePerfectPredictions) {
   // clairvoyant predictor, which only works if the simulator handed over the workload
   // (without it quant would predict the estimate).
   const Workload w = busy_workload();
-  const SimOutcome quant = run(w, "lxf-w+", "quant:error=0,stdev=0", 1);
-  const SimOutcome perfect = run(w, "lxf-w+", "perfect", 1);
-  const SimOutcome estimates = run(w, "lxf-w+", "estimate", 1);
+  const measure::SimOutcome quant = run(w, "lxf-w+", "quant:error=0,stdev=0", 1);
+  const measure::SimOutcome perfect = run(w, "lxf-w+", "perfect", 1);
+  const measure::SimOutcome estimates = run(w, "lxf-w+", "estimate", 1);
   EXPECT_EQ(starts(quant), starts(perfect));
   EXPECT_NE(starts(quant), starts(estimates));
 }
@@ -80,10 +81,10 @@ TEST(SimErrorModels, DeadlineMissedExtendsInsteadOfKilling) {
   // large2short on every large job: they are predicted far too short, reach their
   // prediction, get extended (corrections) and still run their whole runtime.
   const Workload w = busy_workload();
-  const SimOutcome o = run(w, "easy+", "qual:kind=large2short,percent=100,stdev=0", 1);
+  const measure::SimOutcome o = run(w, "easy+", "qual:kind=large2short,percent=100,stdev=0", 1);
   int corrected = 0;
   for (std::size_t i = 0; i < o.jobs.size(); ++i) {
-    const JobOutcome& j = o.jobs[i];
+    const measure::JobOutcome& j = o.jobs[i];
     EXPECT_EQ(j.end - j.start, w.jobs[i].runtime) << "job " << i + 1;
     if (j.corrections > 0) ++corrected;
   }

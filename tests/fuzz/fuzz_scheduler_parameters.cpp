@@ -9,14 +9,17 @@
 #include "core/policy.h"
 #include "easypp/predictor.h"
 #include "plugin/config.h"
+#include "plugin/planner.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::vector<std::string> policies = easypp::policy_names();
-  static const std::vector<std::string> simulator_only = {policies.back()};
+  // The policies that kill and requeue (pv-easy, timed-run): as the plugin passes them.
+  static const std::vector<std::string> killing = easypp::plugin::killing_policy_names();
   std::string_view text(reinterpret_cast<const char*>(data), size);
   // Slurm hands over one slurm.conf value: a C string, never a line break.
   if (text.find_first_of(std::string_view("\0\n\r", 3)) != std::string_view::npos) return 0;
-  easypp::plugin::ParsedConfig parsed = easypp::plugin::parse_scheduler_parameters(text, policies, simulator_only);
+  easypp::plugin::ParsedConfig parsed =
+      easypp::plugin::parse_scheduler_parameters(text, policies, killing);
   for (const auto& e : parsed.errors)
     if (e.empty() || e.find('\n') != std::string::npos) __builtin_trap();
   const auto& c = parsed.config;

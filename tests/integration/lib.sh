@@ -261,10 +261,34 @@ slurm_epoch() {   # TIME
   date -d "$1" +%s 2>/dev/null || true
 }
 
+# True while JOB is RUNNING. A loop checking other jobs while JOB runs reads it again
+# after it sees a change before failing, since JOB may have ended in between.
+job_running() {   # JOB
+  [ "$(job_field "$1" JobState)" = RUNNING ]
+}
+
 # StartTime of JOB in seconds since the epoch (the planned start of a pending job, the
 # real one of a started job); empty when Slurm has none.
 job_start() {   # JOB
   slurm_epoch "$(job_field "$1" StartTime)"
+}
+
+# The first killed run of JOB (CPUS CPUs) as Slurm recorded it: jobcomp/filetxt writes a
+# record when the job is requeued, already REQUEUED or PENDING again. Sets KILLED_START
+# and KILLED_END (seconds since the epoch) and KILLED_LOST (CPUS x run time, CPU-seconds);
+# fails the test when there is no record. Call it plainly, not in $(...): fail must end
+# the test, not a subshell.
+killed_run() {   # JOB CPUS
+  local rec
+  rec=$(grep -E "JobId=$1 .*JobState=(REQUEUED|PENDING) " "$TB_DIR/jobcomp.txt" | head -n 1 || true)
+  [ -n "$rec" ] || fail "no record of job $1's killed run in jobcomp.txt"
+  KILLED_START=$(slurm_epoch "$(sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' <<<"$rec")")
+  KILLED_END=$(slurm_epoch "$(sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' <<<"$rec")")
+  if [ -z "$KILLED_START" ] || [ -z "$KILLED_END" ]; then
+    fail "job $1's killed run has no start or end: $rec"
+  fi
+  # shellcheck disable=SC2034  # read by the tests
+  KILLED_LOST=$(( $2 * (KILLED_END - KILLED_START) ))
 }
 
 # The planned start `squeue --start` shows for pending JOB (seconds since the epoch), or

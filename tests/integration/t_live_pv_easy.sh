@@ -46,9 +46,12 @@ done
 note "ok: V1, V2 venture-backfilled, L and N started on the idle CPUs, H waits"
 
 # Until A ends nothing is killed (V1, V2 end meanwhile: 4 idle + L's 2 < 12).
-while [ "$(job_field "$a" JobState)" = RUNNING ]; do
-  [ "$(job_field "$l" Restarts)" = 0 ] || fail "L was killed while A runs"
-  [ "$(job_field "$h" JobState)" = PENDING ] || fail "H left PENDING while A runs"
+# A's state is read again after a change is seen: A may have ended between the two reads.
+while job_running "$a"; do
+  if [ "$(job_field "$l" Restarts)" != 0 ] && job_running "$a"; then fail "L was killed while A runs"; fi
+  if [ "$(job_field "$h" JobState)" != PENDING ] && job_running "$a"; then
+    fail "H left PENDING while A runs"
+  fi
   sleep 0.5
 done
 a_end=$(slurm_epoch "$(job_field "$a" EndTime)")
@@ -61,14 +64,10 @@ assert_eq 0 "$(job_field "$n" Restarts)" "N's restarts (--no-requeue: never a vi
 assert_eq RUNNING "$(job_field "$n" JobState)" "N when H starts"
 grep -q "killed and requeued JobId=$l (pv-easy)" "$log" || fail "no kill of L logged"
 
-# The killed run, as Slurm recorded it (jobcomp/filetxt writes it when the job is
-# requeued, already PENDING again): ~19 s of 2 CPUs lost.
-rec=$(grep -E "JobId=$l .*JobState=(REQUEUED|PENDING) " "$TB_DIR/jobcomp.txt" | head -n 1 || true)
-[ -n "$rec" ] || fail "no record of L's killed run in jobcomp.txt"
-k_start=$(slurm_epoch "$(sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' <<<"$rec")")
-k_end=$(slurm_epoch "$(sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' <<<"$rec")")
-lost=$(( 2 * (k_end - k_start) ))
-note "L's killed run: $(( k_end - k_start ))s on 2 CPUs = $lost CPU-seconds lost (hand: 38)"
+# The killed run, as Slurm recorded it: ~19 s of 2 CPUs lost.
+killed_run "$l" 2
+lost=$KILLED_LOST k_end=$KILLED_END
+note "L's killed run: $(( k_end - KILLED_START ))s on 2 CPUs = $lost CPU-seconds lost (hand: 38)"
 if [ "$lost" -lt 30 ] || [ "$lost" -gt 48 ]; then fail "lost work $lost CPU-seconds, expected ~38"; fi
 [ $(( k_end - a_end )) -le 5 ] || fail "L was killed $(( k_end - a_end ))s after A ended"
 

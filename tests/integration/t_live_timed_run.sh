@@ -42,10 +42,15 @@ grep -q "started JobId=$c in debug on .* (timed-run" "$log" || fail "C's trial w
 note "ok: C on its trial at +$(( $(job_start "$c") - t0 ))s"
 
 # Until A ends: A runs past its trial, C past its trial (lazy termination), B and N wait.
-while [ "$(job_field "$a" JobState)" = RUNNING ]; do
-  [ "$(job_field "$c" JobState)" = RUNNING ] || fail "C left RUNNING at +$(( $(date +%s) - t0 ))s, before A ended"
+# A's state is read again after a change is seen: A may have ended between the two reads.
+while job_running "$a"; do
+  if [ "$(job_field "$c" JobState)" != RUNNING ] && job_running "$a"; then
+    fail "C left RUNNING at +$(( $(date +%s) - t0 ))s, before A ended"
+  fi
   for j in "$b" "$n"; do
-    [ "$(job_field "$j" JobState)" = PENDING ] || fail "$(job_field "$j" JobName) started while A runs"
+    if [ "$(job_field "$j" JobState)" != PENDING ] && job_running "$a"; then
+      fail "$(job_field "$j" JobName) started while A runs"
+    fi
   done
   sleep 0.5
 done
@@ -59,11 +64,9 @@ assert_eq 0 "$(job_field "$a" Restarts)" "A's restarts"
 assert_eq PENDING "$(job_field "$n" JobState)" "N (no trial: FCFS behind B)"
 grep -q "killed and requeued JobId=$c (timed-run" "$log" || fail "no kill of C logged"
 
-rec=$(grep -E "JobId=$c .*JobState=(REQUEUED|PENDING) " "$TB_DIR/jobcomp.txt" | head -n 1 || true)
-[ -n "$rec" ] || fail "no record of C's killed run in jobcomp.txt"
-k_start=$(slurm_epoch "$(sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' <<<"$rec")")
-k_end=$(slurm_epoch "$(sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' <<<"$rec")")
-lost=$(( 2 * (k_end - k_start) ))
+# C's killed run, as Slurm recorded it.
+killed_run "$c" 2
+lost=$KILLED_LOST k_start=$KILLED_START k_end=$KILLED_END
 note "C's killed run: +$(( k_start - t0 ))s to +$(( k_end - t0 ))s on 2 CPUs = $lost CPU-seconds lost (hand: 38)"
 if [ "$lost" -lt 30 ] || [ "$lost" -gt 48 ]; then fail "lost work $lost CPU-seconds, expected ~38"; fi
 

@@ -12,7 +12,8 @@ j=$(tb_submit 1 1 ok "sleep 1")
 wait_state "$j" COMPLETED 20
 for want in \
   "error: sched/easypp: SchedulerParameters easypp_window=0: expected an integer in 1..30; using default 2" \
-  "error: sched/easypp: SchedulerParameters easypp_policy=bogus: unknown policy (valid: " \
+  "error: sched/easypp: SchedulerParameters easypp_policy=bogus: unknown policy (valid: fcfs[:depth=N," \
+  ", timed-run[:base=fcfs|easy,trial=SECONDS]); using default easy++" \
   "error: sched/easypp: SchedulerParameters easypp_frob=1: unknown key" \
   "error: sched/easypp: SchedulerParameters easypp_interval=abc: expected an integer in 1..3600; using default 5"; do
   grep -qF "$want" "$log" || fail "missing in slurmctld.log: $want"

@@ -4,7 +4,7 @@
 
 #include "measure/outcome_recorder.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 namespace {
 
 SimOutcome skeleton(std::initializer_list<std::pair<int, Time>> procs_runtime) {
@@ -108,4 +108,4 @@ TEST(OutcomeRecorder, HeelAndToeCountsPushbacks) {
 }
 
 }  // namespace
-}  // namespace easypp::sim
+}  // namespace easypp::measure

@@ -7,7 +7,7 @@
 #include "measure/metrics.h"
 #include "measure/mq_metrics.h"
 
-namespace easypp::sim {
+namespace easypp::measure {
 namespace {
 
 JobOutcome done(Time submit, Time start, Time runtime) {
@@ -89,4 +89,4 @@ TEST(MqMetrics, ComputeMetricsReportsSlowdownPerClass) {
 }
 
 }  // namespace
-}  // namespace easypp::sim
+}  // namespace easypp::measure

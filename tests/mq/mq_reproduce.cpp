@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
       for (SimJob& j : w.jobs) j.job.estimate = std::max<Time>(j.runtime, 1);
     }
     auto baseline = make_policy("mq-1q");
-    const SimOutcome single = simulate(w, *baseline);
-    const ClassSlowdowns s1 = class_slowdowns(single);
+    const measure::SimOutcome single = simulate(w, *baseline);
+    const measure::ClassSlowdowns s1 = measure::class_slowdowns(single);
     FILE* agg = std::fopen((prefix + ".aggregate.tsv").c_str(), "w");
     FILE* tr = std::fopen((prefix + ".transient.tsv").c_str(), "w");
     if (!agg || !tr) {
@@ -79,32 +79,33 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::fprintf(agg, "policy\tclass\tjobs\tslowdown\tbounded_slowdown\tR\tR_bounded\tsim_s\n");
-    auto row = [&](const std::string& name, const ClassSlowdowns& s, double secs) {
-      auto one = [&](const char* cls, const SlowdownSummary& m, const SlowdownSummary& b) {
+    auto row = [&](const std::string& name, const measure::ClassSlowdowns& s, double secs) {
+      auto one = [&](const char* cls, const measure::SlowdownSummary& m,
+                     const measure::SlowdownSummary& b) {
         std::fprintf(agg, "%s\t%s\t%lld\t%.4f\t%.4f\t%.4f\t%.4f\t%.2f\n", name.c_str(), cls,
                      static_cast<long long>(m.count), m.slowdown, m.bounded_slowdown,
-                     slowdown_ratio(b.slowdown, m.slowdown),
-                     slowdown_ratio(b.bounded_slowdown, m.bounded_slowdown), secs);
+                     measure::slowdown_ratio(b.slowdown, m.slowdown),
+                     measure::slowdown_ratio(b.bounded_slowdown, m.bounded_slowdown), secs);
       };
       one("all", s.all, s1.all);
       const char* names[] = {"1", "2", "3", "4"};
-      for (int c = 0; c < kJobClasses; ++c) one(names[c], s.by_class[c], s1.by_class[c]);
+      for (int c = 0; c < measure::kJobClasses; ++c) one(names[c], s.by_class[c], s1.by_class[c]);
     };
     row("mq-1q", s1, single.sim_seconds);
     std::fprintf(tr, "policy\tbatch\tday\tjobs\ts1\tsm\tR\tR1\tR2\tR3\tR4\n");
     for (const std::string& name : policies) {
       auto policy = make_policy(name);
-      const SimOutcome multi = simulate(w, *policy);
-      row(name, class_slowdowns(multi), multi.sim_seconds);
-      const auto batches = transient_ratios(single, multi, batch);
+      const measure::SimOutcome multi = simulate(w, *policy);
+      row(name, measure::class_slowdowns(multi), multi.sim_seconds);
+      const auto batches = measure::transient_ratios(single, multi, batch);
       for (std::size_t b = 0; b < batches.size(); ++b) {
-        const TransientBatch& t = batches[b];
+        const measure::TransientBatch& t = batches[b];
         std::fprintf(tr, "%s\t%zu\t%.3f\t%lld\t%.4f\t%.4f\t%.4f", name.c_str(), b,
                      static_cast<double>(t.first_submit - single.first_submit) / 86400.0,
                      static_cast<long long>(t.single.all.count), t.single.all.slowdown,
                      t.multi.all.slowdown, t.ratio);
-        for (int c = 0; c < kJobClasses; ++c) {
-          std::fprintf(tr, "\t%.4f", slowdown_ratio(t.single.by_class[c].slowdown,
+        for (int c = 0; c < measure::kJobClasses; ++c) {
+          std::fprintf(tr, "\t%.4f", measure::slowdown_ratio(t.single.by_class[c].slowdown,
                                                     t.multi.by_class[c].slowdown));
         }
         std::fprintf(tr, "\n");

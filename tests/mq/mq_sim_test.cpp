@@ -30,7 +30,7 @@ TEST(MqSim, DelayedJobStartsAtItsReleaseOnAnIdleMachine) {
   w.procs = 8;
   w.jobs = {job(1, 100, 4, 20000, 20000)};
   auto vd = make_policy("mq-vd");
-  const SimOutcome o = simulate(w, *vd);
+  const measure::SimOutcome o = simulate(w, *vd);
   EXPECT_EQ(o.jobs[0].start, 2600);
   auto mq = make_policy("mq");
   EXPECT_EQ(simulate(w, *mq).jobs[0].start, 100);
@@ -56,12 +56,12 @@ TEST(MqSim, RandomWorkloadsFinishAndOneQueueIsEasy) {
     for (const char* name : {"mq", "mq-vd", "mq-vd0", "mq-1q"}) {
       SCOPED_TRACE(name);
       auto policy = make_policy(name);
-      const SimOutcome o = simulate(w, *policy);
-      for (const JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit);
+      const measure::SimOutcome o = simulate(w, *policy);
+      for (const measure::JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit);
     }
     auto easy = make_policy("easy");
     auto one = make_policy("mq-1q");
-    const SimOutcome a = simulate(w, *easy), b = simulate(w, *one);
+    const measure::SimOutcome a = simulate(w, *easy), b = simulate(w, *one);
     for (std::size_t i = 0; i < a.jobs.size(); ++i) {
       ASSERT_EQ(a.jobs[i].start, b.jobs[i].start) << "job index " << i;
     }

@@ -143,7 +143,7 @@ TEST_P(PluginConfigBad, OneErrorNamingKeyAndValueDefaultKept) {
 INSTANTIATE_TEST_SUITE_P(
     Values, PluginConfigBad,
     ::testing::Values(
-        BadValue{"easypp_policy=fifo", "easypp_policy=fifo: unknown policy (valid: easy|easy+|easy-sjbf|easy++); using default easy++"},
+        BadValue{"easypp_policy=fifo", "easypp_policy=fifo: unknown policy (valid: easy[:depth=N,"},
         BadValue{"easypp_window=0", "easypp_window=0: expected an integer in 1..30; using default 2"},
         BadValue{"easypp_window=31", "easypp_window=31"},
         BadValue{"easypp_window=2x", "easypp_window=2x"},
@@ -164,7 +164,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{"easypp_windw=3", "easypp_windw=3: unknown key"},
         BadValue{"easypp_window", "easypp_window: expected key=value"},
         BadValue{"easypp_partition_policy=debug", "entry 'debug' is not PARTITION:POLICY"},
-        BadValue{"easypp_partition_policy=debug:fifo", "entry 'debug:fifo': unknown policy"}));
+        BadValue{"easypp_partition_policy=debug:fifo",
+                 "entry 'debug:fifo': unknown policy (valid: easy[:depth=N,"}));
 
 TEST(PluginConfig, BadEntriesDoNotSpoilGoodOnes) {
   const ParsedConfig p = parse("easypp_window=0,easypp_metric=max,easypp_partition_policy="
@@ -213,7 +214,11 @@ TEST(PluginConfig, KillingPoliciesNeedTheRequeueOptIn) {
   // An unknown name lists every policy, the killing ones included.
   const ParsedConfig q = parse_scheduler_parameters("easypp_policy=nope", policies, killing);
   ASSERT_EQ(q.errors.size(), 1u);
-  EXPECT_NE(q.errors[0].find("unknown policy (valid: easy|easy++|pv-easy|timed-run); using "
+  // Each with the keys its family reads, as easypp-sim --list-policies prints them.
+  EXPECT_NE(q.errors[0].find("easypp_policy=nope: unknown policy (valid: easy[:depth=N,"),
+            std::string::npos) << q.errors[0];
+  EXPECT_NE(q.errors[0].find("], easy++[:depth=N,"), std::string::npos) << q.errors[0];
+  EXPECT_NE(q.errors[0].find("], pv-easy, timed-run[:base=fcfs|easy,trial=SECONDS]); using "
                              "default easy++"),
             std::string::npos) << q.errors[0];
 }

@@ -72,7 +72,7 @@ std::vector<std::uint32_t> nodes_of(const Allocation& a) {
 
 // What the plugin's Slurm glue would read at `t` on the simulator's machine: its nodes,
 // one partition of all of them, running jobs with the nodes the simulator gave them.
-plugin::ClusterSnapshot cluster_at(const sim::Workload& w, const sim::SimOutcome& out, Time t,
+plugin::ClusterSnapshot cluster_at(const sim::Workload& w, const measure::SimOutcome& out, Time t,
                                    const std::map<JobId, std::shared_ptr<const Allocation>>& held,
                                    const auto& record) {
   plugin::ClusterSnapshot snap;
@@ -89,7 +89,7 @@ plugin::ClusterSnapshot cluster_at(const sim::Workload& w, const sim::SimOutcome
   }
   snap.partitions.push_back(part);
   for (std::size_t i = 0; i < w.jobs.size(); ++i) {
-    const sim::JobOutcome& o = out.jobs[i];
+    const measure::JobOutcome& o = out.jobs[i];
     if (o.start < t && o.end > t) {
       plugin::JobRecord r = record(i);
       for (const NodeShare& s : held.at(r.id)->shares)
@@ -110,7 +110,7 @@ plugin::ClusterSnapshot cluster_at(const sim::Workload& w, const sim::SimOutcome
 void drivers_agree(const std::string& policy_name, std::size_t jobs, const std::string& machine) {
   const sim::Workload w = kth_slice(jobs, machine);
   Recorder recorder(make_policy(policy_name));
-  const sim::SimOutcome out = sim::simulate(w, recorder);
+  const measure::SimOutcome out = sim::simulate(w, recorder);
   ASSERT_FALSE(recorder.passes.empty());
 
   // When the plugin must look: every pass of the simulator, and every moment the

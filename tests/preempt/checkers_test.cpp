@@ -25,9 +25,9 @@ sim::Workload late_backfills() {
 TEST(Checkers, EasyDelaysAndViolatesWhenBackfillsOutliveEstimates) {
   sim::Workload w = late_backfills();
   auto easy = make_policy("easy");
-  sim::SimOutcome o = sim::simulate(w, *easy);
+  measure::SimOutcome o = sim::simulate(w, *easy);
   ASSERT_EQ(o.jobs[1].start, 502);
-  sim::PreemptMetrics m = sim::compute_preempt_metrics(o, 90);
+  measure::PreemptMetrics m = measure::compute_preempt_metrics(o, 90);
   EXPECT_EQ(m.fairness.delayed, 1);
   EXPECT_EQ(m.fairness.blocked, 1);
   EXPECT_DOUBLE_EQ(m.fairness.delay_mean_min, 402.0 / 60);
@@ -51,9 +51,9 @@ TEST(Checkers, PvEasyHasNoDelayNorViolationAndCountsItsKills) {
   PolicyOptions o;
   o.predictor = "estimate";
   auto pv = make_policy("pv-easy", o);
-  sim::SimOutcome out = sim::simulate(w, *pv);
+  measure::SimOutcome out = sim::simulate(w, *pv);
   ASSERT_EQ(out.jobs[1].start, 100);
-  sim::PreemptMetrics m = sim::compute_preempt_metrics(out, 90);
+  measure::PreemptMetrics m = measure::compute_preempt_metrics(out, 90);
   EXPECT_EQ(m.fairness.delayed, 0);
   EXPECT_EQ(m.reservation.violations, 0);
   EXPECT_EQ(m.preempted_jobs, 1);  // J4, killed at 100 after 97 s

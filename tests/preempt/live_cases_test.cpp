@@ -16,7 +16,7 @@ namespace {
 
 using preempt_test::workload;
 
-void expect_run(const sim::JobOutcome& j, Time start, Time end, int restarts,
+void expect_run(const measure::JobOutcome& j, Time start, Time end, int restarts,
                 Time run_before_final) {
   EXPECT_EQ(j.start, start);
   EXPECT_EQ(j.end, end);
@@ -51,7 +51,7 @@ sim::Workload pv_easy_case(bool n_requeueable) {
 
 TEST(LiveCasePvEasy, ShadowLoadPreemptionSparesTheJobThatMayNotBeRequeued) {
   auto policy = make_policy("pv-easy");
-  sim::SimOutcome o = sim::simulate(pv_easy_case(false), *policy);
+  measure::SimOutcome o = sim::simulate(pv_easy_case(false), *policy);
   expect_run(o.jobs[0], 0, 20, 0, 0);   // A
   expect_run(o.jobs[1], 20, 25, 0, 0);  // H
   expect_run(o.jobs[2], 1, 9, 0, 0);    // V1
@@ -70,7 +70,7 @@ TEST(LiveCasePvEasy, ShadowLoadPreemptionSparesTheJobThatMayNotBeRequeued) {
 // Control: were N requeueable, it would be the victim (lowest priority first).
 TEST(LiveCasePvEasy, ARequeueableLowestPriorityJobWouldBeTheVictim) {
   auto policy = make_policy("pv-easy");
-  sim::SimOutcome o = sim::simulate(pv_easy_case(true), *policy);
+  measure::SimOutcome o = sim::simulate(pv_easy_case(true), *policy);
   EXPECT_EQ(o.jobs[4].restarts, 0);
   EXPECT_EQ(o.jobs[5].restarts, 1);
   expect_run(o.jobs[1], 20, 25, 0, 0);
@@ -98,7 +98,7 @@ sim::Workload timed_run_case(bool n_requeueable) {
 
 TEST(LiveCaseTimedRun, Fig2ScaledWithAJobThatMayNotBeRequeued) {
   auto policy = make_policy("timed-run:base=fcfs:trial=9");
-  sim::SimOutcome o = sim::simulate(timed_run_case(false), *policy);
+  measure::SimOutcome o = sim::simulate(timed_run_case(false), *policy);
   expect_run(o.jobs[0], 0, 30, 0, 0);    // A
   expect_run(o.jobs[1], 30, 34, 0, 0);   // B
   expect_run(o.jobs[2], 34, 59, 1, 19);  // C
@@ -116,7 +116,7 @@ TEST(LiveCaseTimedRun, Fig2ScaledWithAJobThatMayNotBeRequeued) {
 // before A ends at 30). C restarts at 34 as before.
 TEST(LiveCaseTimedRun, ARequeueableJobWouldHaveHadATrialOnCsProcessors) {
   auto policy = make_policy("timed-run:base=fcfs:trial=9");
-  sim::SimOutcome o = sim::simulate(timed_run_case(true), *policy);
+  measure::SimOutcome o = sim::simulate(timed_run_case(true), *policy);
   expect_run(o.jobs[2], 34, 59, 1, 9);
   expect_run(o.jobs[3], 20, 30, 0, 0);
 }
@@ -132,7 +132,7 @@ TEST(LiveCaseTimedRun, AJobThatMayNotBeRequeuedGetsNoTrial) {
   sim::Workload w = workload(4, {{0, 2, 100, 200}, {1, 2, 100, 200}, {20, 4, 5, 60}});
   w.jobs[1].job.requeueable = false;
   auto policy = make_policy("timed-run:base=fcfs:trial=10");
-  sim::SimOutcome o = sim::simulate(w, *policy);
+  measure::SimOutcome o = sim::simulate(w, *policy);
   expect_run(o.jobs[0], 0, 100, 0, 0);    // X
   expect_run(o.jobs[1], 10, 110, 0, 0);   // Y
   expect_run(o.jobs[2], 110, 115, 0, 0);  // Z

@@ -12,7 +12,7 @@ namespace {
 
 using preempt_test::workload;
 
-sim::SimOutcome run_pv(const sim::Workload& w) {
+measure::SimOutcome run_pv(const sim::Workload& w) {
   PolicyOptions o;
   o.predictor = "estimate";
   auto policy = make_policy("pv-easy", o);
@@ -29,7 +29,7 @@ sim::SimOutcome run_pv(const sim::Workload& w) {
 TEST(PvEasy, VentureBackfillingThenShadowLoadPreemption) {
   sim::Workload w = workload(10, {{0, 6, 100, 100}, {1, 10, 50, 50}, {1, 2, 300, 300},
                                   {1, 2, 60, 90}, {1, 2, 80, 80}});
-  sim::SimOutcome o = run_pv(w);
+  measure::SimOutcome o = run_pv(w);
   EXPECT_EQ(o.jobs[0].start, 0);
   EXPECT_EQ(o.jobs[1].start, 100);
   EXPECT_EQ(o.jobs[1].first_reservation, 100);
@@ -55,7 +55,7 @@ TEST(PvEasy, VentureBackfillingThenShadowLoadPreemption) {
 TEST(PvEasy, KillsLowestPriorityFirstAndOnlyAsManyAsNeeded) {
   sim::Workload w = workload(4, {{0, 2, 100, 100}, {1, 3, 100, 100}, {2, 1, 500, 500},
                                  {3, 1, 500, 500}});
-  sim::SimOutcome o = run_pv(w);
+  measure::SimOutcome o = run_pv(w);
   EXPECT_EQ(o.jobs[1].start, 100);
   EXPECT_EQ(o.jobs[2].start, 2);
   EXPECT_EQ(o.jobs[2].restarts, 0);
@@ -69,7 +69,7 @@ TEST(PvEasy, KillsLowestPriorityFirstAndOnlyAsManyAsNeeded) {
 // shadow job keeps running.
 TEST(PvEasy, NoKillWhenPreemptionWouldNotStartTheHead) {
   sim::Workload w = workload(4, {{0, 1, 100, 100}, {1, 4, 10, 10}, {2, 1, 50, 500}});
-  sim::SimOutcome o = run_pv(w);
+  measure::SimOutcome o = run_pv(w);
   // J3 (step 4 at 2) would not let J2 start at any moment before J1 ends: 2 + 1 < 4.
   EXPECT_EQ(o.jobs[2].start, 2);
   EXPECT_EQ(o.jobs[2].restarts, 0);

@@ -15,12 +15,12 @@ namespace {
 
 using preempt_test::workload;
 
-sim::SimOutcome run_timed(const sim::Workload& w, const std::string& base, Time trial = 90) {
+measure::SimOutcome run_timed(const sim::Workload& w, const std::string& base, Time trial = 90) {
   auto policy = make_policy("timed-run:base=" + base + ",trial=" + std::to_string(trial));
   return sim::simulate(w, *policy);
 }
 
-void expect_run(const sim::JobOutcome& j, Time start, Time end, int restarts,
+void expect_run(const measure::JobOutcome& j, Time start, Time end, int restarts,
                 Time run_before_final) {
   EXPECT_EQ(j.start, start);
   EXPECT_EQ(j.end, end);
@@ -35,7 +35,7 @@ TEST(TimedRunFig2, JobPastItsTrialRunsUntilItsProcessorsAreNeeded) {
   // C needs 250 s: killed at 300 for B's trial, restarted (committed) when B ends at 340.
   sim::Workload w = workload(100, {{0, 80, 300, 1000}, {100, 100, 40, 1000},
                                    {110, 20, 250, 1000}});
-  sim::SimOutcome o = run_timed(w, "fcfs");
+  measure::SimOutcome o = run_timed(w, "fcfs");
   expect_run(o.jobs[0], 0, 300, 0, 0);
   expect_run(o.jobs[1], 300, 340, 0, 0);
   expect_run(o.jobs[2], 340, 590, 1, 190);
@@ -49,7 +49,7 @@ TEST(TimedRunFig2, JobPastItsTrialRunsUntilItsProcessorsAreNeeded) {
 TEST(TimedRunFig2, JobBetween90And190SecondsCompletesInItsExtension) {
   sim::Workload w = workload(100, {{0, 80, 300, 1000}, {100, 100, 40, 1000},
                                    {110, 20, 150, 1000}});
-  sim::SimOutcome o = run_timed(w, "fcfs");
+  measure::SimOutcome o = run_timed(w, "fcfs");
   expect_run(o.jobs[0], 0, 300, 0, 0);
   expect_run(o.jobs[1], 300, 340, 0, 0);
   expect_run(o.jobs[2], 110, 260, 0, 0);
@@ -62,7 +62,7 @@ TEST(TimedRunFig2, JobBetween90And190SecondsCompletesInItsExtension) {
 TEST(TimedRunFig3, CommitsFollowTheBaseOrderSoDWaitsForC) {
   sim::Workload w = workload(100, {{0, 70, 90, 1000}, {5, 70, 60, 1000}, {10, 50, 200, 1000},
                                    {20, 20, 140, 1000}, {25, 30, 40, 1000}});
-  sim::SimOutcome o = run_timed(w, "fcfs");
+  measure::SimOutcome o = run_timed(w, "fcfs");
   expect_run(o.jobs[0], 0, 90, 0, 0);     // A: short, finishes in its trial
   expect_run(o.jobs[1], 90, 150, 0, 0);   // B: trial as soon as A's processors free
   expect_run(o.jobs[2], 150, 350, 0, 0);  // C: trial at 150, continues when committed
@@ -80,7 +80,7 @@ TEST(TimedRunFig3, CommitsFollowTheBaseOrderSoDWaitsForC) {
 TEST(TimedRunFig3, EasyBaseBackfillsDAroundCsTrial) {
   sim::Workload w = workload(100, {{0, 70, 90, 1000}, {5, 70, 60, 1000}, {10, 50, 200, 1000},
                                    {20, 20, 140, 1000}, {25, 30, 40, 1000}});
-  sim::SimOutcome o = run_timed(w, "easy");
+  measure::SimOutcome o = run_timed(w, "easy");
   expect_run(o.jobs[2], 150, 350, 0, 0);
   expect_run(o.jobs[3], 150, 290, 1, 90);
   EXPECT_TRUE(o.jobs[3].backfilled);
@@ -91,9 +91,9 @@ TEST(TimedRun, ZeroTrialLengthIsTheBaseScheduler) {
   sim::Workload w = workload(100, {{0, 70, 90, 1000}, {5, 70, 60, 1000}, {10, 50, 200, 1000},
                                    {20, 20, 140, 1000}, {25, 30, 40, 1000}});
   for (const char* base : {"fcfs", "easy"}) {
-    sim::SimOutcome timed = run_timed(w, base, 0);
+    measure::SimOutcome timed = run_timed(w, base, 0);
     auto plain = make_policy(base);
-    sim::SimOutcome ref = sim::simulate(w, *plain);
+    measure::SimOutcome ref = sim::simulate(w, *plain);
     for (std::size_t i = 0; i < w.jobs.size(); ++i) {
       EXPECT_EQ(timed.jobs[i].start, ref.jobs[i].start) << base << " job " << i + 1;
       EXPECT_EQ(timed.jobs[i].restarts, 0);
@@ -128,7 +128,7 @@ TEST(TimedRunNodes, LazyTerminationKillsOnTheNodeTheStartNeeds) {
     if (j.job.id >= 3) r.max_nodes = 1;  // Ta, Tb, N: one node each
     j.job.request = std::make_shared<const JobRequest>(r);
   }
-  sim::SimOutcome o = run_timed(w, "fcfs");
+  measure::SimOutcome o = run_timed(w, "fcfs");
   expect_run(o.jobs[0], 0, 300, 0, 0);       // X
   expect_run(o.jobs[1], 300, 400, 0, 0);     // H
   expect_run(o.jobs[2], 400, 1400, 1, 298);  // Ta

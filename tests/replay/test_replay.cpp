@@ -212,6 +212,45 @@ TEST(Sacct, RequeuedRunsAreKilledRuns) {
   EXPECT_EQ(parse_sacct_requeued_run("no bars", other), 0);
 }
 
+// The jobcomp file, read when sacct has no records (slurmdbd lagging): a killed run is
+// a line written at the requeue, the job already REQUEUED or PENDING again. Worked out by
+// hand: job 27 (30 CPUs) ran 30 s, was requeued, ran 5 s, was requeued again, then ran
+// to the end: 2 restarts, (30 + 5) x 30 = 1050 CPU-seconds lost, and it waits from its
+// first submit (03:03:59; its last record says 03:04:46): 61 s to its last start.
+TEST(Jobcomp, RequeuedRunsAreKilledRuns) {
+  auto line = [](const char* id, const char* state, const char* submit, const char* start,
+                 const char* end) {
+    return std::string("JobId=") + id + " UserId=eppu001(999) GroupId=users(100) Name=epp17 " +
+           "JobState=" + state + " Partition=debug TimeLimit=1 StartTime=2026-11-22T" + start +
+           " EndTime=2026-11-22T" + end + " NodeList=n[1-2] NodeCnt=2 ProcCnt=30 WorkDir=/tmp " +
+           "ReservationName= Tres=cpu=30,node=2 Account=(null) QOS=normal WcKey= Cluster=t " +
+           "SubmitTime=2026-11-22T" + submit + " EligibleTime=2026-11-22T" + submit +
+           " DerivedExitCode=0:0 ExitCode=0:0\n";
+  };
+  const std::string path = testing::TempDir() + "replay_jobcomp_requeued.txt";
+  {
+    std::ofstream f(path);
+    f << line("27", "REQUEUED", "03:03:59", "03:04:01", "03:04:31")
+      << line("28", "REQUEUED", "03:03:59", "03:04:01", "03:04:31")  // not replayed here
+      << line("27", "PENDING", "03:04:32", "03:04:40", "03:04:45")
+      << line("27", "COMPLETED", "03:04:46", "03:05:00", "03:05:10");
+  }
+  std::vector<std::string> problems;
+  const auto records = jobcomp_records(path, {27}, problems);
+  std::remove(path.c_str());
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  ASSERT_EQ(records.size(), 1u);
+  const LiveRecord& r = records.at(27);
+  EXPECT_EQ(r.restarts, 2);
+  EXPECT_DOUBLE_EQ(r.lost_cpu_seconds, 1050.0);
+  EXPECT_EQ(r.record.start - r.record.job.submit, 61);
+  EXPECT_EQ(r.state, "COMPLETED");
+  LiveRecord other;
+  EXPECT_EQ(parse_jobcomp_requeued_run(line("27", "COMPLETED", "03:04:46", "03:05:00",
+                                            "03:05:10"), other), 0);
+  EXPECT_EQ(parse_jobcomp_requeued_run("no state", other), 0);
+}
+
 // Three jobs on 10 CPUs at speedup 60, real epoch times from a made-up accounting.
 struct LiveFixture {
   ReplayPlan plan;
@@ -234,7 +273,7 @@ struct LiveFixture {
 TEST(LiveOutcome, TimesScaledBackAndMetricsFromTheSimulator) {
   LiveFixture f;
   LiveOutcome lo = live_outcome(f.plan, f.real, 1000.0, PolicyTraits{}, "live:test", "three.swf");
-  const sim::SimOutcome& o = lo.outcome;
+  const measure::SimOutcome& o = lo.outcome;
   ASSERT_EQ(o.jobs.size(), 3u);
   EXPECT_EQ(o.procs, 10);
   EXPECT_EQ(o.jobs[1].submit, 60);
@@ -249,13 +288,13 @@ TEST(LiveOutcome, TimesScaledBackAndMetricsFromTheSimulator) {
   EXPECT_EQ(o.jobs[0].end_rank, 0);
   EXPECT_EQ(o.jobs[2].end_rank, 2);
   // Waits 0, 540, 1080 s; utilization (10*600 + 10*600 + 5*60) / (1260 * 10).
-  sim::Metrics all = metrics_all_jobs(o, sim::MetricsOptions{});
+  measure::Metrics all = metrics_all_jobs(o, measure::MetricsOptions{});
   EXPECT_EQ(all.counted, 3);
   EXPECT_NEAR(all.avg_wait_min, (0 + 540 + 1080) / 3.0 / 60.0, 1e-9);
   EXPECT_NEAR(all.utilization_pct, 100.0 * 12300.0 / 12600.0, 1e-9);
   EXPECT_NEAR(mean_wait_all_min(o), 9.0, 1e-9);
   // The simulator's own rule leaves out jobs ending after the last arrival (t=120).
-  EXPECT_EQ(sim::compute_metrics(o).counted, 0);
+  EXPECT_EQ(measure::compute_metrics(o).counted, 0);
 }
 
 TEST(LiveOutcome, AccuracyOfEstimatesIsRuntimeOverLimit) {

@@ -25,18 +25,19 @@ inline Workload load(const std::string& name, const WorkloadOptions& options = {
   return prepare(swf::read(data_path(name)), options);
 }
 
-inline SimOutcome run(const Workload& w, Policy& policy, const SimOptions& options = {}) {
+inline measure::SimOutcome run(const Workload& w, Policy& policy, const SimOptions& options = {}) {
   return simulate(w, policy, options);
 }
 
-inline SimOutcome run(const Workload& w, const std::string& policy_name,
+inline measure::SimOutcome run(const Workload& w, const std::string& policy_name,
                       const SimOptions& options = {}) {
   auto policy = make_policy(policy_name);
   return simulate(w, *policy, options);
 }
 
 // The outcome of the job with this SWF job number.
-inline const JobOutcome& job(const Workload& w, const SimOutcome& o, std::int64_t swf_job) {
+inline const measure::JobOutcome& job(const Workload& w, const measure::SimOutcome& o,
+                                       std::int64_t swf_job) {
   for (std::size_t i = 0; i < w.jobs.size(); ++i) {
     if (w.jobs[i].swf_job == swf_job) return o.jobs[i];
   }

@@ -63,13 +63,13 @@ Check check(const Workload& w, const std::string& policy) {
   HeadWatch watch(make_policy(policy));
   SimOptions o;
   o.runtime = RuntimeMode::cap;
-  const SimOutcome out = simulate(w, watch, o);
+  const measure::SimOutcome out = simulate(w, watch, o);
   Check c;
   for (const auto& [id, promise] : watch.promise) {
     ++c.heads;
     if (out.jobs[id - 1].start > promise) ++c.broken;
   }
-  c.max_wait_min = compute_metrics(out).max_wait_min;
+  c.max_wait_min = measure::compute_metrics(out).max_wait_min;
   return c;
 }
 

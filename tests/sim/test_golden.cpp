@@ -24,7 +24,7 @@ TEST(Golden, InvariantsAreCheckedInTests) {
 
 TEST(Golden, Fig1EasyBackfillsOnlyJobsThatKeepTheReservation) {
   Workload w = load("fig1_easy.swf");
-  SimOutcome o = run(w, "easy");
+  measure::SimOutcome o = run(w, "easy");
   EXPECT_EQ(job(w, o, 1).start, 0);
   EXPECT_EQ(job(w, o, 2).start, 0);
   EXPECT_EQ(job(w, o, 3).start, 10);
@@ -38,7 +38,7 @@ TEST(Golden, Fig1EasyBackfillsOnlyJobsThatKeepTheReservation) {
 
 TEST(Golden, Fig1WithoutBackfillingJob5Waits) {
   Workload w = load("fig1_easy.swf");
-  SimOutcome o = run(w, "fcfs");
+  measure::SimOutcome o = run(w, "fcfs");
   EXPECT_EQ(job(w, o, 3).start, 10);
   EXPECT_EQ(job(w, o, 4).start, 15);
   EXPECT_EQ(job(w, o, 5).start, 15);
@@ -46,7 +46,7 @@ TEST(Golden, Fig1WithoutBackfillingJob5Waits) {
 
 TEST(Golden, Fig5CorrectionReenablesBackfilling) {
   Workload w = load("fig5_correction.swf");
-  SimOutcome corrected = run(w, "easy+");
+  measure::SimOutcome corrected = run(w, "easy+");
   EXPECT_EQ(job(w, corrected, 3).start, 10);
   EXPECT_EQ(job(w, corrected, 4).first_reservation, 12);  // job 3's (under)predicted end
   EXPECT_EQ(job(w, corrected, 4).start, 30);
@@ -64,7 +64,7 @@ TEST(Golden, Fig5WithoutCorrectionBackfillingStops) {
   ASSERT_TRUE(no_correction.correct_predictions);
   no_correction.correct_predictions = false;
   TraitsOverride uncorrected(std::move(easy_plus), no_correction);
-  SimOutcome o = run(w, uncorrected);
+  measure::SimOutcome o = run(w, uncorrected);
   EXPECT_EQ(job(w, o, 3).start, 10);
   EXPECT_EQ(job(w, o, 4).first_reservation, 12);
   EXPECT_EQ(job(w, o, 4).start, 30);
@@ -75,11 +75,11 @@ TEST(Golden, Fig5WithoutCorrectionBackfillingStops) {
 
 TEST(Golden, Fig8X2HeelAndToeStallsJob3) {
   Workload w = load("fig8_x2.swf");
-  SimOutcome o = run(w, "x2");
+  measure::SimOutcome o = run(w, "x2");
   EXPECT_EQ(job(w, o, 4).start, 4);
   EXPECT_EQ(job(w, o, 5).start, 6);
   EXPECT_EQ(job(w, o, 6).start, 8);
-  const JobOutcome& j3 = job(w, o, 3);
+  const measure::JobOutcome& j3 = job(w, o, 3);
   EXPECT_EQ(j3.first_reservation, 12);
   EXPECT_EQ(j3.first_perfect_start, 6);
   EXPECT_EQ(j3.pushbacks, 3);
@@ -88,8 +88,8 @@ TEST(Golden, Fig8X2HeelAndToeStallsJob3) {
 
 TEST(Golden, Fig8EasyDoesNotStallJob3) {
   Workload w = load("fig8_x2.swf");
-  SimOutcome o = run(w, "easy");
-  const JobOutcome& j3 = job(w, o, 3);
+  measure::SimOutcome o = run(w, "easy");
+  const measure::JobOutcome& j3 = job(w, o, 3);
   EXPECT_EQ(j3.first_reservation, 6);
   EXPECT_EQ(j3.first_perfect_start, 6);
   EXPECT_EQ(j3.pushbacks, 0);
@@ -100,7 +100,7 @@ TEST(Golden, Fig8EasyDoesNotStallJob3) {
 
 TEST(Golden, EasyBackfillsInQueueOrder) {
   Workload w = load("sjbf.swf");
-  SimOutcome o = run(w, "easy");
+  measure::SimOutcome o = run(w, "easy");
   EXPECT_EQ(job(w, o, 2).start, 10);
   EXPECT_EQ(job(w, o, 3).start, 2);
   EXPECT_EQ(job(w, o, 4).start, 15);
@@ -108,7 +108,7 @@ TEST(Golden, EasyBackfillsInQueueOrder) {
 
 TEST(Golden, SjbfBackfillsTheShortestFirst) {
   Workload w = load("sjbf.swf");
-  SimOutcome o = run(w, "easy-sjbf");
+  measure::SimOutcome o = run(w, "easy-sjbf");
   EXPECT_EQ(job(w, o, 2).start, 10);
   EXPECT_EQ(job(w, o, 4).start, 2);
   EXPECT_EQ(job(w, o, 3).start, 15);
@@ -126,12 +126,12 @@ TEST(Golden, CorrectionSequenceBeyondTheEstimate) {
       if (r.job.id == w.jobs[0].job.id) seen.emplace_back(s.now, r.job.prediction, r.job.corrections);
     }
   };
-  SimOutcome o = run(w, watched);
+  measure::SimOutcome o = run(w, watched);
   const std::vector<std::tuple<Time, Time, int>> expected = {
       {1, 600, 0},       {600, 660, 1},      {660, 660 + 900, 2},
       {1560, 1560 + 1800, 3}, {3360, 3360 + 3600, 4}};
   EXPECT_EQ(seen, expected);
-  const JobOutcome& j1 = job(w, o, 1);
+  const measure::JobOutcome& j1 = job(w, o, 1);
   EXPECT_EQ(j1.end, 4000);
   EXPECT_EQ(j1.corrections, 4);
   EXPECT_EQ(job(w, o, 2).start, 4000);
@@ -145,8 +145,8 @@ TEST(Golden, CorrectionSequenceBeyondTheEstimate) {
 
 TEST(Golden, RuntimeCapKillsAtTheEstimate) {
   Workload w = load("correction_sequence.swf");
-  SimOutcome o = run(w, "easy-pcor", SimOptions{RuntimeMode::cap});
-  const JobOutcome& j1 = job(w, o, 1);
+  measure::SimOutcome o = run(w, "easy-pcor", SimOptions{RuntimeMode::cap});
+  const measure::JobOutcome& j1 = job(w, o, 1);
   EXPECT_EQ(j1.end, 600);
   EXPECT_EQ(j1.runtime, 600);
   EXPECT_TRUE(j1.killed_at_limit);

@@ -86,8 +86,8 @@ TEST(MachineSim, SingleNodeReplaysAsThePool) {
   const Workload nodes = kth(std::make_shared<const Machine>(Machine::single_node(100)), 4000);
   ASSERT_EQ(nodes.procs, 100);
   for (const char* policy : {"easy", "easy++", "easy++-safe"}) {
-    const SimOutcome a = testing::run(flat, policy);
-    const SimOutcome b = testing::run(nodes, policy);
+    const measure::SimOutcome a = testing::run(flat, policy);
+    const measure::SimOutcome b = testing::run(nodes, policy);
     ASSERT_EQ(a.jobs.size(), b.jobs.size());
     for (std::size_t i = 0; i < a.jobs.size(); ++i) {
       ASSERT_EQ(a.jobs[i].start, b.jobs[i].start) << policy << " job " << i + 1;
@@ -107,8 +107,8 @@ TEST(MachineSim, ManyNodesKeepEveryNodeWithinCapacity) {
   ASSERT_TRUE(invariants_checked());
   for (const char* policy : {"easy", "easy++", "fcfs", "conservative", "easy++:depth=4",
                              "pv-easy", "timed-run", "timed-run:base=fcfs", "mq", "mq-vd"}) {
-    const SimOutcome o = testing::run(nodes, policy);
-    for (const JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit) << policy;
+    const measure::SimOutcome o = testing::run(nodes, policy);
+    for (const measure::JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit) << policy;
   }
 }
 
@@ -125,8 +125,8 @@ TEST(MachineSim, WholeNodesKeepTheHeadsReservation) {
   Workload w = prepare(swf::read(path), options);
   w.jobs.resize(std::min<std::size_t>(w.jobs.size(), 3000));
   for (const char* policy : {"easy", "easy++", "easy++:depth=2"}) {
-    const SimOutcome o = testing::run(w, policy);
-    for (const JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit) << policy;
+    const measure::SimOutcome o = testing::run(w, policy);
+    for (const measure::JobOutcome& j : o.jobs) ASSERT_GE(j.start, j.submit) << policy;
   }
 }
 

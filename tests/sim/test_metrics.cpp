@@ -16,7 +16,7 @@ using testing::run;
 class ThreeJobs : public ::testing::Test {
  protected:
   Workload w = load("metrics_3jobs.swf");
-  SimOutcome o = run(w, "easy");
+  measure::SimOutcome o = run(w, "easy");
 };
 
 TEST_F(ThreeJobs, ScheduleIsAsWorkedOut) {
@@ -30,7 +30,7 @@ TEST_F(ThreeJobs, ScheduleIsAsWorkedOut) {
 
 TEST_F(ThreeJobs, DefaultWarmupOfOnePercentDropsNoneOfThree) {
   // floor(3 * 1%) = 0 jobs of warm-up; C ends at 250, after the last arrival (200): out.
-  Metrics m = compute_metrics(o);
+  measure::Metrics m = measure::compute_metrics(o);
   EXPECT_EQ(m.jobs, 3);
   EXPECT_EQ(m.counted, 2);
   // Waits: A 0, B 90 s -> 45 s = 0.75 min.
@@ -56,7 +56,7 @@ TEST_F(ThreeJobs, DefaultWarmupOfOnePercentDropsNoneOfThree) {
 
 TEST_F(ThreeJobs, WarmupDropsTheFirstTerminatedJob) {
   // With a third as warm-up, floor(3 * 0.34) = 1: A (first to end) is left out too.
-  Metrics m = compute_metrics(o, MetricsOptions{0.34});
+  measure::Metrics m = measure::compute_metrics(o, measure::MetricsOptions{0.34});
   EXPECT_EQ(m.counted, 1);
   EXPECT_DOUBLE_EQ(m.avg_wait_min, 1.5);
   EXPECT_DOUBLE_EQ(m.avg_bsld, 9.5);
@@ -64,14 +64,14 @@ TEST_F(ThreeJobs, WarmupDropsTheFirstTerminatedJob) {
 }
 
 TEST(Metrics, DelayAndHeelAndToeFromHandMadeOutcomes) {
-  SimOutcome o;
+  measure::SimOutcome o;
   o.procs = 4;
   o.first_submit = 0;
   o.last_arrival = 1000;
   o.last_end = 1000;
   auto add = [&](Time submit, Time start, Time runtime, Time reservation, Time perfect,
                  int pushbacks) {
-    JobOutcome j;
+    measure::JobOutcome j;
     j.submit = submit;
     j.start = start;
     j.end = start + runtime;
@@ -83,11 +83,11 @@ TEST(Metrics, DelayAndHeelAndToeFromHandMadeOutcomes) {
     j.pushbacks = pushbacks;
     o.jobs.push_back(j);
   };
-  add(0, 0, 60, kUnset, kUnset, 0);      // no reservation
+  add(0, 0, 60, measure::kUnset, measure::kUnset, 0);      // no reservation
   add(0, 600, 60, 480, 300, 2);           // 2 min late, stalled 5 min by 2 thieves
-  add(0, 120, 60, 300, kUnset, 0);        // 3 min early
+  add(0, 120, 60, 300, measure::kUnset, 0);        // 3 min early
   add(0, 240, 60, 60, 60, 1);             // 3 min late, stalled 3 min by 1 thief
-  Metrics m = compute_metrics(o, MetricsOptions{0.0});
+  measure::Metrics m = measure::compute_metrics(o, measure::MetricsOptions{0.0});
   EXPECT_EQ(m.counted, 4);
   EXPECT_DOUBLE_EQ(m.reservation_rate_pct, 75.0);
   EXPECT_DOUBLE_EQ(m.reservation_diff_min.mean, (2.0 + 3.0 + 3.0) / 3);
@@ -105,14 +105,14 @@ TEST(Metrics, DelayAndHeelAndToeFromHandMadeOutcomes) {
 
 TEST(Metrics, DistributionMedianOfEvenAndOddCounts) {
   std::vector<double> odd = {5, 1, 3};
-  EXPECT_DOUBLE_EQ(distribution_of(odd).median, 3.0);
+  EXPECT_DOUBLE_EQ(measure::distribution_of(odd).median, 3.0);
   std::vector<double> even = {4, 1, 3, 2};
-  Distribution d = distribution_of(even);
+  measure::Distribution d = measure::distribution_of(even);
   EXPECT_DOUBLE_EQ(d.median, 2.5);
   EXPECT_DOUBLE_EQ(d.mean, 2.5);
   EXPECT_NEAR(d.stddev, 1.118033988749895, 1e-12);
   std::vector<double> none;
-  EXPECT_EQ(distribution_of(none).count, 0);
+  EXPECT_EQ(measure::distribution_of(none).count, 0);
 }
 
 }  // namespace

@@ -23,8 +23,8 @@ TEST(RealTrace, KthEasyPlusPlusBeatsEasyOnBsld) {
   // One record has neither requested nor allocated processors.
   ASSERT_EQ(w.jobs.size(), 28475u);
   EXPECT_EQ(w.dropped_unknown_size, 1);
-  Metrics easy = compute_metrics(testing::run(w, "easy"));
-  Metrics easypp = compute_metrics(testing::run(w, "easy++"));
+  measure::Metrics easy = measure::compute_metrics(testing::run(w, "easy"));
+  measure::Metrics easypp = measure::compute_metrics(testing::run(w, "easy++"));
   EXPECT_LT(easypp.avg_bsld, easy.avg_bsld);
   EXPECT_GT(easypp.accuracy_pct, easy.accuracy_pct);
   // Sanity: the paper's EASY on KTH waits 114 min with bsld 90; an order of magnitude off
@@ -60,9 +60,9 @@ TEST(RealTrace, EveryPolicyKeepsTheInvariantsOnKth) {
   for (const std::string& name : policy_names()) {
     for (RuntimeMode mode : {RuntimeMode::replay, RuntimeMode::cap}) {
       SCOPED_TRACE(name + (mode == RuntimeMode::cap ? " cap" : " replay"));
-      SimOutcome o;
+      measure::SimOutcome o;
       ASSERT_NO_THROW(o = testing::run(w, name, SimOptions{mode}));
-      Metrics m = compute_metrics(o);
+      measure::Metrics m = measure::compute_metrics(o);
       EXPECT_EQ(m.jobs, static_cast<std::int64_t>(w.jobs.size()));
       EXPECT_GT(m.utilization_pct, 0);
       EXPECT_LE(m.utilization_pct, 100.0);

@@ -43,14 +43,14 @@ class KillOnce : public Policy {
 TEST(Requeue, KilledJobRestartsFromTheBeginningInFcfsPlace) {
   Workload w = load("requeue.swf");
   KillOnce policy(w.jobs[0].job.id, 5);
-  SimOutcome o = run(w, policy);
-  const JobOutcome& j1 = job(w, o, 1);
+  measure::SimOutcome o = run(w, policy);
+  const measure::JobOutcome& j1 = job(w, o, 1);
   EXPECT_EQ(j1.restarts, 1);
   EXPECT_EQ(j1.run_before_final, 4);
   EXPECT_EQ(j1.start, 5);
   EXPECT_EQ(j1.end, 15);
   EXPECT_EQ(j1.runtime, 10);
-  const JobOutcome& j2 = job(w, o, 2);
+  const measure::JobOutcome& j2 = job(w, o, 2);
   EXPECT_EQ(j2.first_reservation, 21);
   EXPECT_EQ(j2.start, 15);
   EXPECT_EQ(job(w, o, 3).start, 5);
@@ -58,7 +58,7 @@ TEST(Requeue, KilledJobRestartsFromTheBeginningInFcfsPlace) {
   // 1 proc x 4 s lost of 1 x 4 + 1 x 10 + 2 x 3 + 1 x 1 = 21 processor-seconds used.
   EXPECT_DOUBLE_EQ(o.lost_proc_seconds, 4.0);
   EXPECT_DOUBLE_EQ(o.busy_proc_seconds, 21.0);
-  Metrics m = compute_metrics(o, MetricsOptions{0.0});
+  measure::Metrics m = measure::compute_metrics(o, measure::MetricsOptions{0.0});
   EXPECT_EQ(m.restarts, 1);
   EXPECT_DOUBLE_EQ(m.lost_work_pct, 400.0 / 21);
   EXPECT_DOUBLE_EQ(m.max_wait_min, 13.0 / 60);  // job 2: 2 -> 15
@@ -93,12 +93,12 @@ TEST(Propagation, WaitingJobsOfTheUserAreRepredicted) {
   PolicyOptions on;
   on.predictor = "history:propagation=on";
   auto with = make_policy("easy+", on);
-  SimOutcome o = run(w, *with);
+  measure::SimOutcome o = run(w, *with);
   EXPECT_EQ(job(w, o, 2).start, 11);
   EXPECT_NEAR(job(w, o, 2).accuracy, (0.1 * 9 + 1.0 * 10) / 19, 1e-12);
 
   auto without = make_policy("easy+");
-  SimOutcome p = run(w, *without);
+  measure::SimOutcome p = run(w, *without);
   EXPECT_EQ(job(w, p, 2).start, 11);
   EXPECT_NEAR(job(w, p, 2).accuracy, 0.1, 1e-12);
 }

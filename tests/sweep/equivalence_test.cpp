@@ -43,7 +43,7 @@ class Equivalence : public ::testing::Test {
     PolicyOptions po;
     po.predictor = space_->spec(config);
     auto policy = make_policy("easy++", po);
-    const sim::SimOutcome o = sim::simulate(*workload_, *policy);
+    const measure::SimOutcome o = sim::simulate(*workload_, *policy);
     Fingerprint f;
     for (const auto& j : o.jobs) {
       f.starts.push_back(j.start);

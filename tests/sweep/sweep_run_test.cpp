@@ -107,7 +107,7 @@ TEST_F(SweepRun, NumbersCopiesAndCosts) {
   PolicyOptions po;
   po.predictor = space_.spec(configs_[5]);
   auto policy = make_policy("easy++", po);
-  const sim::Metrics m = sim::compute_metrics(sim::simulate(w, *policy));
+  const measure::Metrics m = measure::compute_metrics(sim::simulate(w, *policy));
   EXPECT_EQ(at(configs_[5], "second").avg_wait_min, m.avg_wait_min);
   EXPECT_EQ(at(configs_[5], "second").avg_bsld, m.avg_bsld);
   EXPECT_NE(at(configs_[5], "second").avg_wait_min, at(configs_[4], "second").avg_wait_min);
