@@ -7,6 +7,7 @@
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_requeue.h"
 
 namespace easypp::plugin {
@@ -224,13 +225,19 @@ int end_state_of(std::uint32_t job_state) {
   }
 }
 
-JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield) {
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
+                        const YieldPoint& before_sort) {
   JobQueue out;
   const auto t0 = std::chrono::steady_clock::now();
-  OwnedList queue(build_job_queue(true, true));
-  sort_job_queue(queue.get());
+  QueueBuild built = build_queue_in_slices(yield, before_sort);
   out.build_usec = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now() - t0).count();
+  if (!built.queue) {
+    out.abandoned = true;
+    return out;
+  }
+  out.sort_usec = built.sort_usec;
+  OwnedList queue(built.queue);
   std::map<part_record_t*, std::size_t> index;
   // A job queued in several partitions (or under several QOS, or reservations).
   std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts;
