@@ -1,6 +1,7 @@
 #include "plugin/slurm_job_queue.h"
 
 #include <chrono>
+#include <unordered_set>
 #include <vector>
 
 #include "plugin/queue_order.h"
@@ -198,11 +199,19 @@ QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& befo
   }
   if (yielded) {
     // Records made before a yield point at jobs that may have gone: found again by id
-    // (a record keeps its job's id), dropped when no longer pending.
+    // (a record keeps its job's id), dropped when no longer pending. A reservation may
+    // have been deleted meanwhile: a record of one no longer listed is dropped too (the
+    // job is queued afresh by the next pass).
+    std::unordered_set<const slurmctld_resv_t*> reservations;
+    if (resv_list) {
+      OwnedIterator r(resv_list);
+      while (auto* resv = r.next<slurmctld_resv_t>()) reservations.insert(resv);
+    }
     ListIterator it = list_iterator_create(queue);
     while (auto* rec = static_cast<job_queue_rec_t*>(list_next(it))) {
       job_record_t* job = find_job_record(rec->job_id);
-      if (!job || !IS_JOB_PENDING(job)) {
+      if (!job || !IS_JOB_PENDING(job) ||
+          (rec->resv_ptr && !reservations.count(rec->resv_ptr))) {
         list_delete_item(it);
         ++out.dropped;
         continue;

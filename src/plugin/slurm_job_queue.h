@@ -23,7 +23,8 @@ struct QueueBuild {
 // partition, and from 24.11 per partition x QOS, _job_runnable_test2 with the job's
 // priority there, and one record per reservation or magnetic reservation), one job at a
 // time, with `yield` between jobs; then the records of jobs gone or started during a
-// yield are dropped and the rest ordered as sort_job_queue orders them.
+// yield (or whose reservation was deleted meanwhile) are dropped and the rest ordered as
+// sort_job_queue orders them.
 //
 // Not replicated (static in job_scheduler.c, or deliberately different):
 // - the splitting of job arrays for burst buffer staging and aftercorr dependencies
@@ -31,6 +32,7 @@ struct QueueBuild {
 //   static): slurmctld's main scheduler does it at its every pass (build_job_queue(false,
 //   false)), so such tasks are queued here from its next split on;
 // - build_queue_timeout (2 s, static): the slices yield instead of stopping;
+// - HAVE_FRONT_END's reason reset (front-end builds only, not supported here);
 // - with preemption enabled, sort_job_queue itself is called (its preempt_g comparison
 //   reads the job records), in one hold.
 // `before_sort` is asked once before the records are checked again and sorted.

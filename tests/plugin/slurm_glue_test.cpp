@@ -594,6 +594,24 @@ TEST_F(FakeSlurm, QueueBuildYieldsBetweenJobsAndDropsJobsGoneMeanwhile) {
   EXPECT_EQ(static_cast<job_queue_rec_t*>(list_peek(built.queue))->job_ptr, j2);
   FREE_NULL_LIST(built.queue);
 
+  // A record of a reservation deleted during a yield is dropped (its pointer may dangle).
+  slurmctld_resv_t kept{}, deleted{};
+  resv_list = list_create(nullptr);
+  list_append(resv_list, &kept);
+  list_append(resv_list, &deleted);
+  job_record_t* j4 = pending(4, 1, 1);
+  job_record_t* j5 = pending(5, 1, 1);
+  queue(j4, a, 5);
+  g_queue.back().resv_ptr = &kept;
+  queue(j5, a, 4);
+  g_queue.back().resv_ptr = &deleted;
+  built = build_queue_in_slices(yield_at(1, [&] { list_delete_ptr(resv_list, &deleted); }));
+  ASSERT_EQ(list_count(built.queue), 2) << "j2 and j4";
+  EXPECT_EQ(static_cast<job_queue_rec_t*>(list_peek(built.queue))->job_ptr, j4)
+      << "with a reservation: first";
+  EXPECT_EQ(built.dropped, 1);
+  FREE_NULL_LIST(built.queue);
+
   const QueueBuild gone = build_queue_in_slices({}, [] { return Yield::abandon; });
   EXPECT_EQ(gone.queue, nullptr) << "abandoned before the sort";
 
