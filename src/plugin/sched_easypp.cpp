@@ -314,11 +314,13 @@ class Scheduler {
         locks.step("finished jobs");
         if (round == 0) counts.learnt = learn_finished_jobs();
         // The queue begins with one walk of job_list that cannot yield: on a fresh hold
-        // unless this one is young; so does its sort.
+        // unless this one is young.
         locks.step("queue");
         if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
-        const YieldPoint before_sort = [&] { return locks.poll(config_.yield_interval_usec / 4); };
-        const JobQueue queue = read_job_queue(config_.max_job_test, yield, before_sort);
+        // Before a step that cannot yield (the queue's sort with preemption, the cluster's
+        // resources): a fresh hold unless this one is young.
+        const YieldPoint fresh_hold = [&] { return locks.poll(config_.yield_interval_usec / 4); };
+        const JobQueue queue = read_job_queue(config_.max_job_test, yield, fresh_hold);
         if (queue.abandoned) return;
         counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         counts.sort_usec = std::max(counts.sort_usec, queue.sort_usec);
@@ -341,7 +343,7 @@ class Scheduler {
         }
         bool abandoned = false;
         locks.step("cluster");
-        snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned);
+        snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned, fresh_hold);
         if (abandoned) return;
         apply_requeue_opt_in(snap, config_.requeue_partitions);
         // The read's own changes (reasons set by build_job_queue) need no new pass; a

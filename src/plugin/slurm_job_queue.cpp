@@ -172,72 +172,77 @@ QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& befo
       if (IS_JOB_PENDING(job)) pending.push_back(job->job_id);
     }
   }
-  List queue = list_create(xfree_ptr);
-  bool yielded = false;
+  const bool preemption = slurm_preemption_enabled();
+  std::vector<QueueSortKey> keys;
+  OwnedList made(list_create(xfree_ptr));  // one job's records, moved out at once
   for (const std::uint32_t id : pending) {
     if (yield) {
       const Yield y = yield();
       if (y == Yield::abandon) {
-        FREE_NULL_LIST(queue);
+        out.abandoned = true;
+        out.records.clear();
         return out;
       }
-      yielded = yielded || y == Yield::yielded;
+      out.yielded = out.yielded || y == Yield::yielded;
     }
     // After a yield the job may have started, ended or been purged: found by id.
     job_record_t* job = find_job_record(id);
     if (!job || !IS_JOB_PENDING(job)) continue;
     ++out.jobs_tested;
-    queue_job(queue, job, now);
+    queue_job(made.get(), job, now);
+    while (auto* rec = static_cast<job_queue_rec_t*>(list_pop(made.get()))) {
+      if (!preemption) keys.push_back(sort_key(rec));
+      out.records.push_back(*rec);
+      xfree(rec);
+    }
   }
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!preemption) {
+    const bool hetjob_prio = hetjob_prio_set(slurm_conf.sched_params ? slurm_conf.sched_params : "");
+    std::vector<job_queue_rec_t> sorted;
+    sorted.reserve(out.records.size());
+    for (const std::size_t i : queue_order(keys, hetjob_prio, compat::kPreferSortsFirst))
+      sorted.push_back(out.records[i]);
+    out.records = std::move(sorted);
+    out.sort_usec = usec_since(t0);
+    return out;
+  }
+  // Preemption: Slurm's comparator reads the job records, so they are found again by id
+  // (dropped when gone or started) and sorted by sort_job_queue in one hold.
   if (before_sort) {
     const Yield y = before_sort();
     if (y == Yield::abandon) {
-      FREE_NULL_LIST(queue);
+      out.abandoned = true;
+      out.records.clear();
       return out;
     }
-    yielded = yielded || y == Yield::yielded;
+    out.yielded = out.yielded || y == Yield::yielded;
   }
-  if (yielded) {
-    // Records made before a yield point at jobs that may have gone: found again by id
-    // (a record keeps its job's id), dropped when no longer pending. A reservation may
-    // have been deleted meanwhile: a record of one no longer listed is dropped too (the
-    // job is queued afresh by the next pass).
-    std::unordered_set<const slurmctld_resv_t*> reservations;
-    if (resv_list) {
-      OwnedIterator r(resv_list);
-      while (auto* resv = r.next<slurmctld_resv_t>()) reservations.insert(resv);
-    }
-    ListIterator it = list_iterator_create(queue);
-    while (auto* rec = static_cast<job_queue_rec_t*>(list_next(it))) {
-      job_record_t* job = find_job_record(rec->job_id);
-      if (!job || !IS_JOB_PENDING(job) ||
-          (rec->resv_ptr && !reservations.count(rec->resv_ptr))) {
-        list_delete_item(it);
-        ++out.dropped;
-        continue;
-      }
-      rec->job_ptr = job;
-    }
-    list_iterator_destroy(it);
+  const auto t1 = std::chrono::steady_clock::now();
+  std::unordered_set<const slurmctld_resv_t*> reservations;  // resv_ptr may have been freed
+  if (out.yielded && resv_list) {
+    OwnedIterator r(resv_list);
+    while (auto* resv = r.next<slurmctld_resv_t>()) reservations.insert(resv);
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  if (slurm_preemption_enabled()) {
-    sort_job_queue(queue);
-    out.slurm_sort = true;
-  } else {
-    std::vector<job_queue_rec_t*> recs;
-    std::vector<QueueSortKey> keys;
-    recs.reserve(static_cast<std::size_t>(list_count(queue)));
-    while (auto* rec = static_cast<job_queue_rec_t*>(list_pop(queue))) {
-      recs.push_back(rec);
-      keys.push_back(sort_key(rec));
-    }
-    const bool hetjob_prio = hetjob_prio_set(slurm_conf.sched_params ? slurm_conf.sched_params : "");
-    for (const std::size_t i : queue_order(keys, hetjob_prio, compat::kPreferSortsFirst))
-      list_append(queue, recs[i]);
+  OwnedList queue(list_create(xfree_ptr));
+  for (const job_queue_rec_t& r : out.records) {
+    job_record_t* job = out.yielded ? find_job_record(r.job_id) : r.job_ptr;
+    if (!job || !IS_JOB_PENDING(job)) continue;
+    if (out.yielded && r.resv_ptr && !reservations.count(r.resv_ptr)) continue;
+    auto* rec = static_cast<job_queue_rec_t*>(xmalloc(sizeof(job_queue_rec_t)));
+    *rec = r;
+    rec->job_ptr = job;
+    list_append(queue.get(), rec);
   }
-  out.sort_usec = usec_since(t0);
-  out.queue = queue;
+  sort_job_queue(queue.get());
+  out.records.clear();
+  while (auto* rec = static_cast<job_queue_rec_t*>(list_pop(queue.get()))) {
+    out.records.push_back(*rec);
+    xfree(rec);
+  }
+  out.yielded = false;  // every record's job was found again in this hold
+  out.slurm_sort = true;
+  out.sort_usec = usec_since(t1);
   return out;
 }
 

@@ -8,23 +8,30 @@
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_snapshot.h"
 
+#include <vector>
+
 namespace easypp::plugin {
 
 struct QueueBuild {
-  List queue = nullptr;    // job_queue_rec_t records in queue order (caller frees); null: abandoned
-  int jobs_tested = 0;     // pending jobs looked at
-  int dropped = 0;         // records whose job ended, started or vanished during a yield
-  long sort_usec = 0;      // the order (one hold, no job record read)
-  bool slurm_sort = false; // preemption enabled: Slurm's own sort_job_queue was used
+  // Queue records in queue order. Their job pointers are valid in the current hold only
+  // when `yielded` is false; else each job is found again by record.job_id.
+  std::vector<job_queue_rec_t> records;
+  bool yielded = false;
+  bool abandoned = false;   // a yield said abandon: no queue
+  int jobs_tested = 0;      // pending jobs looked at
+  long sort_usec = 0;       // the order (in one hold)
+  bool slurm_sort = false;  // preemption enabled: Slurm's own sort_job_queue was used
 };
 
 // What build_job_queue(true, true) does for every pending job (its third loop: the
 // backfill flag, accrue time and reason bookkeeping, _job_runnable_test1, then per
 // partition, and from 24.11 per partition x QOS, _job_runnable_test2 with the job's
 // priority there, and one record per reservation or magnetic reservation), one job at a
-// time, with `yield` between jobs; then the records of jobs gone or started during a
-// yield (or whose reservation was deleted meanwhile) are dropped and the rest ordered as
-// sort_job_queue orders them.
+// time, with `yield` between jobs. Each record's sort values are copied in the hold that
+// made it, and the records are ordered as sort_job_queue orders them on those values (so
+// the sort reads no job record: a job whose priority changed during a later yield is
+// ordered by the priority it had when it was looked at; slurmctld recomputes priorities
+// every PriorityCalcPeriod, 5 minutes by default).
 //
 // Not replicated (static in job_scheduler.c, or deliberately different):
 // - the splitting of job arrays for burst buffer staging and aftercorr dependencies
@@ -34,8 +41,8 @@ struct QueueBuild {
 // - build_queue_timeout (2 s, static): the slices yield instead of stopping;
 // - HAVE_FRONT_END's reason reset (front-end builds only, not supported here);
 // - with preemption enabled, sort_job_queue itself is called (its preempt_g comparison
-//   reads the job records), in one hold.
-// `before_sort` is asked once before the records are checked again and sorted.
+//   reads the job records), in one hold (`before_sort` is asked first; records of jobs
+//   gone meanwhile are dropped before it).
 QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& before_sort = {});
 
 }  // namespace easypp::plugin

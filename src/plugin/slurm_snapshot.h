@@ -94,8 +94,10 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 // the plan sees held are one consistent picture; the pending jobs' requests follow, with
 // `yield` between jobs (each found again by id after a yield; one no longer pending is
 // left out). `*abandoned` set: the snapshot is incomplete and must not be planned.
+// `fresh` is asked once first (a yield on a young hold, before the part that cannot yield).
 ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1,
-                             const YieldPoint& yield = {}, bool* abandoned = nullptr);
+                             const YieldPoint& yield = {}, bool* abandoned = nullptr,
+                             const YieldPoint& fresh = {});
 
 // Jobs that finished and are still in job_list. `finished` receives every finished job id
 // still kept (deduplication bookkeeping), `active` every pending or running one.

@@ -566,8 +566,9 @@ TEST_F(FakeSlurm, QueueBuiltAsBuildJobQueueBuildsIt) {
 
 // The queue is built one job at a time with a yield point between jobs. Worked out: call
 // 2 comes before job 2 is queued; meanwhile job 1 (queued) ended and job 3 was purged.
-// Job 1's record is dropped after the build, job 3 is never looked at: one record, job 2.
-TEST_F(FakeSlurm, QueueBuildYieldsBetweenJobsAndDropsJobsGoneMeanwhile) {
+// Job 3 is never looked at; job 1's record is left to the reader, who finds jobs by id
+// after a yield (read_job_queue drops it): records 1 and 2, `yielded` set.
+TEST_F(FakeSlurm, QueueBuildYieldsBetweenJobsAndFindsThemAgainById) {
   nodes({4}, {true});
   part_record_t* a = partition("a", {0});
   job_record_t* j1 = pending(1, 1, 1);
@@ -576,50 +577,56 @@ TEST_F(FakeSlurm, QueueBuildYieldsBetweenJobsAndDropsJobsGoneMeanwhile) {
   queue(j1, a, 3);
   queue(j2, a, 2);
   queue(j3, a, 1);
-  int before_sort = 0;
-  QueueBuild built = build_queue_in_slices(
-      yield_at(2, [&] {
-        j1->job_state = JOB_COMPLETE;
-        list_delete_ptr(job_list, j3);
-      }),
-      [&] {
-        ++before_sort;
-        return Yield::none;
-      });
-  ASSERT_NE(built.queue, nullptr);
+  const auto meanwhile = [&] {
+    j1->job_state = JOB_COMPLETE;
+    list_delete_ptr(job_list, j3);
+  };
+  QueueBuild built = build_queue_in_slices(yield_at(2, meanwhile));
+  EXPECT_TRUE(built.yielded);
   EXPECT_EQ(built.jobs_tested, 2);
-  EXPECT_EQ(built.dropped, 1);
-  EXPECT_EQ(before_sort, 1);
-  ASSERT_EQ(list_count(built.queue), 1);
-  EXPECT_EQ(static_cast<job_queue_rec_t*>(list_peek(built.queue))->job_ptr, j2);
-  FREE_NULL_LIST(built.queue);
+  ASSERT_EQ(built.records.size(), 2u);
+  EXPECT_EQ(built.records[0].job_id, 1u);
+  EXPECT_EQ(built.records[1].job_id, 2u);
+  j1->job_state = JOB_PENDING;
+  list_append(job_list, j3);
+  const JobQueue q = read_job_queue(10, yield_at(2, meanwhile));
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_EQ(q.all[0].job, j2);
+  EXPECT_TRUE(build_queue_in_slices(yield_at(1, nullptr, Yield::abandon)).abandoned);
+}
 
-  // A record of a reservation deleted during a yield is dropped (its pointer may dangle).
+// With preemption enabled Slurm's own sort_job_queue orders the queue (its preemption
+// test reads job records): after a yield the records' jobs are found again by id first,
+// and records of a reservation deleted meanwhile are dropped (their pointer may dangle).
+TEST_F(FakeSlurm, WithPreemptionSlurmSortsRecordsFoundAgain) {
+  nodes({4}, {true});
+  part_record_t* a = partition("a", {0});
   slurmctld_resv_t kept{}, deleted{};
   resv_list = list_create(nullptr);
   list_append(resv_list, &kept);
   list_append(resv_list, &deleted);
-  job_record_t* j4 = pending(4, 1, 1);
-  job_record_t* j5 = pending(5, 1, 1);
-  queue(j4, a, 5);
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  queue(j1, a, 3);
   g_queue.back().resv_ptr = &kept;
-  queue(j5, a, 4);
+  queue(j2, a, 2);
   g_queue.back().resv_ptr = &deleted;
-  built = build_queue_in_slices(yield_at(1, [&] { list_delete_ptr(resv_list, &deleted); }));
-  ASSERT_EQ(list_count(built.queue), 2) << "j2 and j4";
-  EXPECT_EQ(static_cast<job_queue_rec_t*>(list_peek(built.queue))->job_ptr, j4)
-      << "with a reservation: first";
-  EXPECT_EQ(built.dropped, 1);
-  FREE_NULL_LIST(built.queue);
-
-  const QueueBuild gone = build_queue_in_slices({}, [] { return Yield::abandon; });
-  EXPECT_EQ(gone.queue, nullptr) << "abandoned before the sort";
-
-  g_preemption = true;  // preempt_g's comparison reads job records: Slurm's own sort
-  built = build_queue_in_slices({});
+  queue(j3, a, 1);
+  g_preemption = true;
+  int before_sort = 0;
+  const QueueBuild built = build_queue_in_slices(
+      yield_at(3, [&] { list_delete_ptr(resv_list, &deleted); }), [&] {
+        ++before_sort;
+        return Yield::none;
+      });
   EXPECT_TRUE(built.slurm_sort);
   EXPECT_EQ(g_slurm_sorts, 1);
-  FREE_NULL_LIST(built.queue);
+  EXPECT_EQ(before_sort, 1);
+  EXPECT_FALSE(built.yielded) << "every job found again in the sort's hold";
+  ASSERT_EQ(built.records.size(), 2u);
+  EXPECT_EQ(built.records[0].job_ptr, j1);
+  EXPECT_EQ(built.records[1].job_ptr, j3);
 }
 
 TEST_F(FakeSlurm, RequestsReadInSlicesLeaveOutJobsStartedDuringAYield) {
