@@ -184,7 +184,9 @@ void for_each_queue_qos(job_record_t* job, Fn fn) {
   fn();
 }
 
-// Whether the job has per-partition (x QOS) priorities, and the one at `inx`.
+// Whether the job has per-partition (x QOS) priorities, and its priority in the queue
+// record at `inx` (`listed`: the job has a partition list). 22.05 uses the array only for
+// a job with a partition list; 24.11 whenever it has one (it also covers several QOS).
 inline bool has_priority_array(const job_record_t* job) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
   return job->part_prio && job->part_prio->priority_array;
@@ -192,11 +194,12 @@ inline bool has_priority_array(const job_record_t* job) {
   return job->priority_array != nullptr;
 #endif
 }
-inline std::uint32_t queue_priority(const job_record_t* job, int inx) {
+inline std::uint32_t queue_priority(const job_record_t* job, int inx, bool listed) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  (void)listed;
   return has_priority_array(job) ? job->part_prio->priority_array[inx] : job->priority;
 #else
-  return has_priority_array(job) ? job->priority_array[inx] : job->priority;
+  return listed && has_priority_array(job) ? job->priority_array[inx] : job->priority;
 #endif
 }
 

@@ -98,7 +98,8 @@ void queue_job(List queue, job_record_t* job, time_t now) {
     compat::for_each_queue_qos(job, [&] {
       ++prio_inx;
       if (runnable_test2(job, now))
-        queue_append(queue, job, part, compat::queue_priority(job, prio_inx));
+        queue_append(queue, job, part,
+                     compat::queue_priority(job, prio_inx, job->part_ptr_list != nullptr));
     });
   };
   if (job->part_ptr_list) {
