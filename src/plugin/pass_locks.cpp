@@ -27,13 +27,18 @@ bool many_pending_rpcs(int max_rpc_cnt) { return max_rpc_cnt > 0 && rpc_count() 
 void PassLocks::take() {
   lock_slurmctld(kPassLocks);
   held_ = true;
+  hold_from_ = step_;
   since_ = std::chrono::steady_clock::now();
 }
 
 void PassLocks::release() {
   const auto held = std::chrono::duration_cast<std::chrono::microseconds>(
                         std::chrono::steady_clock::now() - since_).count();
-  longest_hold_usec_ = std::max<long>(longest_hold_usec_, held);
+  if (held > longest_hold_usec_) {
+    longest_hold_usec_ = held;
+    longest_from_ = hold_from_;
+    longest_to_ = step_;
+  }
   held_ = false;
   unlock_slurmctld(kPassLocks);
 }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <string>
 
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_snapshot.h"
@@ -39,14 +40,22 @@ class PassLocks {
   // wait, gives the locks back for `sleep` (longer while RPCs stay above max(max_rpc_cnt
   // / 10, 20), as stock), takes them again and says what may have gone stale.
   Yield poll() { return poll(rules_.interval_usec); }
-  // The same with a shorter interval: before a step that cannot yield inside (Slurm's
-  // build_job_queue), so that the hold it ends does not grow by a whole interval.
+  // The same with a shorter interval: before a step that cannot yield inside (the queue's
+  // sort), so that the hold it ends does not grow by a whole interval.
   Yield poll(long interval_usec);
   YieldPoint point() {
     return [this] { return poll(); };
   }
 
+  // Names the step of the pass now running (a string literal), so that the longest hold
+  // can say where it began and ended.
+  void step(const char* name) { step_ = name; }
   long longest_hold_usec() const { return longest_hold_usec_; }
+  // "queue" or "queue..cluster": the steps the longest hold began and ended in.
+  std::string longest_hold_steps() const {
+    return std::string(longest_from_) +
+           (longest_to_ != longest_from_ ? std::string("..") + longest_to_ : std::string());
+  }
   long slept_usec() const { return slept_usec_; }
   int yields() const { return yields_; }
   // Jobs, nodes or partitions changed by others while the locks were given back (since
@@ -62,6 +71,10 @@ class PassLocks {
   bool held_ = false;
   std::chrono::steady_clock::time_point since_;
   long longest_hold_usec_ = 0;
+  const char* step_ = "pass";
+  const char* hold_from_ = "pass";
+  const char* longest_from_ = "none";
+  const char* longest_to_ = "none";
   long slept_usec_ = 0;
   int yields_ = 0;
   bool others_changed_ = false;

@@ -75,7 +75,8 @@ struct PassCounts {
   int not_runnable = 0;  // queue records left out for limits or licences
   long longest_hold_usec = 0;  // slurmctld's locks, longest single hold in the pass
   long slept_usec = 0;         // locks given back (yields), not counted as pass time
-  long build_usec = 0;         // Slurm's build_job_queue + sort, the longest step in one hold
+  long build_usec = 0;         // the queue built and sorted (in slices: wall time, yields included)
+  long sort_usec = 0;          // its sort (one hold)
   int yields = 0;
   int partitions = 0;
   int started = 0;
@@ -310,13 +311,19 @@ class Scheduler {
         const Stamps read_from = stamps_now();
         locks.others_changed();  // from here: changes by others while the read yields
         trace = (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL) || config_.debug;
+        locks.step("finished jobs");
         if (round == 0) counts.learnt = learn_finished_jobs();
-        // Slurm's queue building cannot yield inside: start it on a fresh hold unless
-        // this one is young.
+        // The queue begins with one walk of job_list that cannot yield: on a fresh hold
+        // unless this one is young.
+        locks.step("queue");
         if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
-        const JobQueue queue = read_job_queue(config_.max_job_test, yield);
+        // Before a step that cannot yield (the queue's sort with preemption, the cluster's
+        // resources): a fresh hold unless this one is young.
+        const YieldPoint fresh_hold = [&] { return locks.poll(config_.yield_interval_usec / 4); };
+        const JobQueue queue = read_job_queue(config_.max_job_test, yield, fresh_hold);
         if (queue.abandoned) return;
         counts.build_usec = std::max(counts.build_usec, queue.build_usec);
+        counts.sort_usec = std::max(counts.sort_usec, queue.sort_usec);
         if (round == 0) {
           counts.queued = queue.length;
           counts.not_runnable = queue.not_runnable;
@@ -335,7 +342,8 @@ class Scheduler {
             w.choices.push_back({partition_name(q.partition), q.priority, q.qos_id});
         }
         bool abandoned = false;
-        snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned);
+        locks.step("cluster");
+        snap = read_cluster(jobs, now, config_.array_tasks, yield, &abandoned, fresh_hold);
         if (abandoned) return;
         apply_requeue_opt_in(snap, config_.requeue_partitions);
         // The read's own changes (reasons set by build_job_queue) need no new pass; a
@@ -355,9 +363,11 @@ class Scheduler {
         if (stopping()) return;
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
+        locks.step("start");
         again = carry_out(plan, model, snap, where, not_runnable, trace, counts, yield, stopped);
         if (stopped) return;
         if (!again || round + 1 == kRounds) {
+          locks.step("show");
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
           show_plan(plan, model, where, now, trace);
         }
@@ -382,12 +392,12 @@ class Scheduler {
     recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
     debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
           "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
-          "learnt, %u usec, longest lock hold %ld usec (queue built in %ld usec), %d yields "
+          "learnt, %u usec, longest lock hold %ld usec (in %s; queue built in %ld usec, sorted in %ld usec), %d yields "
           "(%ld usec)",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
           counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
-          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, counts.build_usec,
-          counts.yields,
+          slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, locks.longest_hold_steps().c_str(), counts.build_usec,
+          counts.sort_usec, counts.yields,
           counts.slept_usec);
   }
 

@@ -23,15 +23,22 @@ extern "C" {
 // 23.02 moved the plugin interfaces out of src/common.
 #include "src/interfaces/accounting_storage.h"
 #include "src/interfaces/gres.h"
+#include "src/interfaces/preempt.h"
 #else
 #include "src/common/gres.h"
+#include "src/common/select.h"
 #include "src/common/slurm_accounting_storage.h"
+#include "src/slurmctld/preempt.h"
+#endif
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+#include "src/common/job_state_reason.h"
 #endif
 #include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/licenses.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/node_scheduler.h"
+#include "src/slurmctld/reservation.h"
 #include "src/slurmctld/slurmctld.h"
 #if EASYPP_SLURM_AT_LEAST(24, 5, 0)
 #include "src/slurmctld/proc_req.h"  // srun_comm.h (srun_allocate) merged into it in 24.05

@@ -113,6 +113,99 @@ inline const char* chosen_qos_name(const job_record_t* job) {
   return "";
 }
 
+// --- build_job_queue's per-job tests (slurm_job_queue.cpp), as each release has them ---
+// Only 22.05 and 24.11 are supported; the boundary between them is drawn at 24.11.
+
+// A requeued job whose previous run is still cleaning up: 22.05 also asks the select
+// plugin and the steps (_is_step_cleaning); 24.11 has neither check.
+inline bool job_cleaning(job_record_t* job) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  (void)job;
+  return false;
+#else
+  std::uint16_t cleaning = 0;
+  select_g_select_jobinfo_get(job->select_jobinfo, SELECT_JOBDATA_CLEANING, &cleaning);
+  if (cleaning || !job->step_list) return cleaning != 0;
+  ListIterator it = list_iterator_create(job->step_list);
+  while (auto* step = static_cast<step_record_t*>(list_next(it))) {
+    if (step->step_id.step_id == SLURM_PENDING_STEP) continue;
+    select_g_select_jobinfo_get(step->select_jobinfo, SELECT_JOBDATA_CLEANING, &cleaning);
+    if (cleaning) break;
+  }
+  list_iterator_destroy(it);
+  return cleaning != 0;
+#endif
+}
+
+// A held job (priority 0) keeps these reasons; any other becomes WAIT_HELD.
+inline bool held_reason_kept(std::uint32_t reason) {
+  switch (reason) {
+    case FAIL_BAD_CONSTRAINTS:
+    case WAIT_RESV_DELETED:
+    case FAIL_BURST_BUFFER_OP:
+    case WAIT_HELD:
+    case WAIT_HELD_USER:
+    case WAIT_MAX_REQUEUE:
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+    case WAIT_RESV_INVALID:
+#endif
+      return true;
+    default:
+      return false;
+  }
+}
+
+// _job_runnable_test2: a job passing the limits loses its reason only when that reason
+// is a partition one.
+inline bool partition_reason_may_clear(job_record_t* job) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  return job_state_reason_check(static_cast<enum job_state_reason>(job->state_reason), JSR_PART);
+#else
+  return part_policy_job_runnable_state(job);
+#endif
+}
+
+// 24.11 queues a job once per requested QOS in each partition (setting job->qos_ptr to
+// it, as build_job_queue does); 22.05 once per partition.
+template <typename Fn>
+void for_each_queue_qos(job_record_t* job, Fn fn) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  if (job->qos_list) {
+    list_itr_t* it = list_iterator_create(job->qos_list);
+    while (auto* qos = static_cast<slurmdb_qos_rec_t*>(list_next(it))) {
+      job->qos_ptr = qos;
+      fn();
+    }
+    list_iterator_destroy(it);
+    return;
+  }
+#endif
+  (void)job;
+  fn();
+}
+
+// Whether the job has per-partition (x QOS) priorities, and its priority in the queue
+// record at `inx` (`listed`: the job has a partition list). 22.05 uses the array only for
+// a job with a partition list; 24.11 whenever it has one (it also covers several QOS).
+inline bool has_priority_array(const job_record_t* job) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  return job->part_prio && job->part_prio->priority_array;
+#else
+  return job->priority_array != nullptr;
+#endif
+}
+inline std::uint32_t queue_priority(const job_record_t* job, int inx, bool listed) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  (void)listed;
+  return has_priority_array(job) ? job->part_prio->priority_array[inx] : job->priority;
+#else
+  return listed && has_priority_array(job) ? job->priority_array[inx] : job->priority;
+#endif
+}
+
+// sort_job_queue2 puts a --prefer record before its plain twin from 24.11 on.
+inline constexpr bool kPreferSortsFirst = EASYPP_SLURM_AT_LEAST(24, 11, 0);
+
 }  // namespace easypp::plugin::compat
 
 #endif

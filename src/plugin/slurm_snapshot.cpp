@@ -7,6 +7,7 @@
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_requeue.h"
 
 namespace easypp::plugin {
@@ -224,24 +225,28 @@ int end_state_of(std::uint32_t job_state) {
   }
 }
 
-JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield) {
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
+                        const YieldPoint& before_sort) {
   JobQueue out;
   const auto t0 = std::chrono::steady_clock::now();
-  OwnedList queue(build_job_queue(true, true));
-  sort_job_queue(queue.get());
+  QueueBuild built = build_queue_in_slices(yield, before_sort);
   out.build_usec = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now() - t0).count();
+  if (built.abandoned) {
+    out.abandoned = true;
+    return out;
+  }
+  out.sort_usec = built.sort_usec;
   std::map<part_record_t*, std::size_t> index;
   // A job queued in several partitions (or under several QOS, or reservations).
   std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts;
   // The ids of out.all's and each partition's records, to find them again after a yield.
   std::vector<std::uint32_t> all_ids;
   std::vector<std::vector<std::uint32_t>> part_ids;
-  bool yielded = false;
-  const auto free_rec = [](job_queue_rec_t* r) { xfree(r); };
-  while (std::unique_ptr<job_queue_rec_t, decltype(free_rec)> owned{
-             static_cast<job_queue_rec_t*>(list_pop(queue.get())), free_rec}) {
-    job_queue_rec_t* rec = owned.get();
+  // Records made before a yield of the build point at jobs found again by id below.
+  bool yielded = built.yielded;
+  for (job_queue_rec_t& record : built.records) {
+    job_queue_rec_t* rec = &record;
     if (yield) {
       const Yield y = yield();
       if (y == Yield::abandon) {
@@ -301,8 +306,19 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield) {
 }
 
 ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks,
-                             const YieldPoint& yield, bool* abandoned) {
+                             const YieldPoint& yield, bool* abandoned, const YieldPoint& fresh) {
   ClusterSnapshot snap;
+  // The resources are read in one hold that cannot yield: on a fresh one unless this one
+  // is young; after such a yield every queued job is found again by id.
+  bool yielded = false;
+  if (fresh) {
+    const Yield y = fresh();
+    if (y == Yield::abandon) {
+      if (abandoned) *abandoned = true;
+      return snap;
+    }
+    yielded = y == Yield::yielded;
+  }
   snap.now = now;
   const bool memory = (slurm_conf.select_type_param & CR_MEMORY) != 0;
   snap.nodes.resize(static_cast<std::size_t>(std::max(0, node_record_count)));
@@ -356,7 +372,6 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
   // Requests after a yield: jobs started meanwhile are left out (they hold resources
   // the plan does not see, so a start on them is refused by select_nodes, never
   // double-booked; the next pass sees them).
-  bool yielded = false;
   for (const ClusterJob& c : jobs) {
     if (yield) {
       const Yield y = yield();

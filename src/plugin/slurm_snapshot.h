@@ -45,19 +45,23 @@ struct JobQueue {
   int length = 0;                          // queue records before the per-partition cap
   int not_runnable = 0;  // records left out for QOS/association limits or licences
   bool abandoned = false;  // the yield point said abandon: the rest is incomplete
-  long build_usec = 0;     // build_job_queue + sort_job_queue (one hold)
+  long build_usec = 0;     // the queue built and sorted, yields included (wall time)
+  long sort_usec = 0;      // its sort (one hold)
 };
 
-// build_job_queue + sort_job_queue: the jobs Slurm's own schedulers would consider
-// (holds, dependencies, begin times and partition limits already filtered), less those
-// not runnable now for QOS/association limits (acct_policy_job_runnable_pre_select, which
-// sets their reason) or licences, at most `max_per_partition` per partition. Limits are
-// checked with each record's QOS (24.11): a job whose first QOS is at a limit stays
-// queued under its others. Building and
-// sorting the queue is one hold; the limit checks that follow (the long part at 20,000
-// jobs) call `yield` between records. After a yield every job is found again by id, and
-// one no longer pending (it started or ended meanwhile) is dropped.
-JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {});
+// build_job_queue + sort_job_queue (as slurm_job_queue.h builds them, in slices): the
+// jobs Slurm's own schedulers would consider (holds, dependencies, begin times and
+// partition limits already filtered), less those not runnable now for QOS/association
+// limits (acct_policy_job_runnable_pre_select, which sets their reason) or licences, at
+// most `max_per_partition` per partition. Limits are checked with each record's QOS
+// (24.11): a job whose first QOS is at a limit stays queued under its others. Building
+// the queue and the limit checks that follow call `yield` between jobs and records;
+// after a yield every job is found again by id, and one no longer pending (it started or
+// ended meanwhile) is dropped.
+// `before_sort` is asked once before the sort (a yield on a young hold: the sort cannot
+// yield inside).
+JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {},
+                        const YieldPoint& before_sort = {});
 
 // A queued job once, with every partition it is queued in (highest priority first).
 // `job` may go stale when an array task starts (the meta record is split, keeping `id`):
@@ -90,8 +94,10 @@ std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 // the plan sees held are one consistent picture; the pending jobs' requests follow, with
 // `yield` between jobs (each found again by id after a yield; one no longer pending is
 // left out). `*abandoned` set: the snapshot is incomplete and must not be planned.
+// `fresh` is asked once first (a yield on a young hold, before the part that cannot yield).
 ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int array_tasks = 1,
-                             const YieldPoint& yield = {}, bool* abandoned = nullptr);
+                             const YieldPoint& yield = {}, bool* abandoned = nullptr,
+                             const YieldPoint& fresh = {});
 
 // Jobs that finished and are still in job_list. `finished` receives every finished job id
 // still kept (deduplication bookkeeping), `active` every pending or running one.

@@ -1,6 +1,6 @@
-// The Slurm glue (src/plugin/slurm_snapshot.cpp, slurm_accounting.cpp) on fake
-// slurmctld state: job_list, avail_node_bitmap, the node table and a build_job_queue
-// stand-in are defined here; Slurm's list and bitmap code comes from libslurmfull.
+// The Slurm glue (src/plugin/slurm_snapshot.cpp, slurm_job_queue.cpp,
+// slurm_accounting.cpp) on fake slurmctld state: job_list, avail_node_bitmap, the node
+// table and stand-ins of the calls build_job_queue's per-job work makes are defined here; Slurm's list and bitmap code comes from libslurmfull.
 // Checks the CPU accounting behind resource-accurate planning (usable nodes only, per-node
 // CPUs of running jobs, jobs of other partitions on shared nodes), the limits and CPU
 // counts of waiting jobs, the queue grouping, the finished-job scan, and the slurmdbd
@@ -8,13 +8,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_accounting.h"
+#include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_snapshot.h"
 
 // --- fake slurmctld state -------------------------------------------------------------
@@ -48,17 +52,79 @@ extern "C" int license_job_test(job_record_t* job, time_t, bool) {
              : EAGAIN;
 }
 
-extern "C" List build_job_queue(bool, bool) {
-  List queue = list_create(xfree_ptr);
-  for (const job_queue_rec_t& r : g_queue) {
-    auto* rec = static_cast<job_queue_rec_t*>(xmalloc(sizeof(job_queue_rec_t)));
-    *rec = r;
-    list_append(queue, rec);
-  }
-  return queue;
+// --- what build_job_queue's per-job work calls (src/plugin/slurm_job_queue.cpp) --------
+namespace {
+std::vector<uint32_t> g_dependent;  // jobs job_independent says wait for a dependency
+// job_limits_check's answer for (job id, partition name); absent: WAIT_NO_REASON.
+std::vector<std::tuple<uint32_t, std::string, int>> g_limit_reasons;
+bool g_preemption = false;  // slurm_preemption_enabled
+int g_slurm_sorts = 0;      // sort_job_queue calls (only with preemption)
+
+job_queue_rec_t* new_record(const job_queue_req_t* req, bool prefer) {
+  auto* rec = static_cast<job_queue_rec_t*>(xmalloc(sizeof(job_queue_rec_t)));
+  rec->array_task_id = req->job_ptr->array_task_id;
+  rec->job_id = req->job_ptr->job_id;
+  rec->job_ptr = req->job_ptr;
+  rec->part_ptr = req->part_ptr;
+  rec->priority = req->prio;
+  rec->resv_ptr = req->resv_ptr;
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  rec->qos_ptr = req->job_ptr->qos_ptr;
+#endif
+  rec->use_prefer = prefer;
+  return rec;
+}
+}  // namespace
+
+extern "C" {
+time_t last_job_update = 0;
+
+bool job_independent(job_record_t* job) {
+  return std::find(g_dependent.begin(), g_dependent.end(), job->job_id) == g_dependent.end();
 }
 
-extern "C" void sort_job_queue(List) {}  // g_queue is given in priority order
+int job_limits_check(job_record_t** job, bool) {
+  for (const auto& [id, part, reason] : g_limit_reasons)
+    if (id == (*job)->job_id && (*job)->part_ptr && part == (*job)->part_ptr->name) return reason;
+  return WAIT_NO_REASON;
+}
+
+#if !EASYPP_SLURM_AT_LEAST(24, 11, 0)
+bool part_policy_job_runnable_state(job_record_t*) { return true; }
+int select_g_select_jobinfo_get(dynamic_plugin_data_t*, enum select_jobdata_type, void* data) {
+  *static_cast<uint16_t*>(data) = 0;  // never cleaning (no select plugin loaded here)
+  return SLURM_SUCCESS;
+}
+#endif
+
+void set_job_failed_assoc_qos_ptr(job_record_t*) {}
+int acct_policy_handle_accrue_time(job_record_t*, bool) { return SLURM_SUCCESS; }
+void job_resv_append_magnetic(job_queue_req_t*) {}
+part_record_t* find_part_record(char*) { return nullptr; }
+bool slurm_preemption_enabled(void) { return g_preemption; }
+void sort_job_queue(List) { ++g_slurm_sorts; }
+
+// Slurm's (a --prefer record first, then the plain one), unless the test gave this job's
+// records itself (g_queue, by partition and, in 24.11, QOS): then those.
+void job_queue_append_internal(job_queue_req_t* req) {
+  bool given = false;
+  for (const job_queue_rec_t& r : g_queue) {
+    if (r.job_ptr != req->job_ptr) continue;
+    given = true;
+    if (r.part_ptr != req->part_ptr) continue;
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+    if (r.qos_ptr && r.qos_ptr != req->job_ptr->qos_ptr) continue;
+#endif
+    auto* rec = static_cast<job_queue_rec_t*>(xmalloc(sizeof(job_queue_rec_t)));
+    *rec = r;
+    list_append(req->job_queue, rec);
+  }
+  if (given) return;
+  if (req->job_ptr->details && req->job_ptr->details->prefer)
+    list_append(req->job_queue, new_record(req, true));
+  list_append(req->job_queue, new_record(req, false));
+}
+}
 
 extern "C" job_record_t* find_job_record(uint32_t job_id) {
   ListIterator it = list_iterator_create(job_list);
@@ -108,6 +174,10 @@ class FakeSlurm : public ::testing::Test {
     g_over_limits.clear();
     g_qos_over_limits.clear();
     g_no_licences.clear();
+    g_dependent.clear();
+    g_limit_reasons.clear();
+    g_preemption = false;
+    g_slurm_sorts = 0;
   }
 
   void TearDown() override {
@@ -209,6 +279,10 @@ class FakeSlurm : public ::testing::Test {
     return jobs_.back().get();
   }
 
+  // A queue record the test gives for `job` (the fake job_queue_append_internal makes
+  // it): the job is made to be queued in `part` with `priority` there, as Slurm keeps it
+  // (its first partition and priority; several: part_ptr_list and a priority per
+  // partition).
   void queue(job_record_t* job, part_record_t* part, uint32_t priority) {
     job_queue_rec_t r{};
     r.job_ptr = job;
@@ -217,7 +291,36 @@ class FakeSlurm : public ::testing::Test {
     r.priority = priority;
     r.array_task_id = NO_VAL;
     g_queue.push_back(r);
+    auto& in = partitions_of_[job];
+    if (std::find_if(in.begin(), in.end(), [&](auto& e) { return e.first == part; }) != in.end())
+      return;
+    in.emplace_back(part, priority);
+    if (in.size() == 1) {
+      job->part_ptr = part;
+      job->priority = priority;
+      return;
+    }
+    std::vector<void*> parts;
+    auto& prios = priority_arrays_.emplace_back();
+    for (auto& [p, prio] : in) {
+      parts.push_back(p);
+      prios.push_back(prio);
+    }
+    job->part_ptr_list = list_of(parts);
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+    auto& mult = part_prios_.emplace_back(std::make_unique<priority_mult_t>());
+    *mult = priority_mult_t{};
+    mult->priority_array = prios.data();
+    job->part_prio = mult.get();
+#else
+    job->priority_array = prios.data();
+#endif
   }
+  std::map<job_record_t*, std::vector<std::pair<part_record_t*, uint32_t>>> partitions_of_;
+  std::deque<std::vector<uint32_t>> priority_arrays_;
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  std::vector<std::unique_ptr<priority_mult_t>> part_prios_;
+#endif
 
   std::vector<std::unique_ptr<node_record_t>> node_objs_;
   std::vector<node_record_t*> node_ptrs_;
@@ -341,11 +444,8 @@ TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
   queue(j3, b, 30);
   queue(j1, a, 20);  // the same job queued in its second partition
   queue(het, a, 10);
-  job_queue_rec_t prefer{};
-  prefer.job_ptr = j3;
-  prefer.part_ptr = a;
-  prefer.use_prefer = true;
-  g_queue.push_back(prefer);
+  queue(j3, a, 0);
+  g_queue.back().use_prefer = true;  // a --prefer record, in its second partition
 
   const JobQueue q = read_job_queue(/*max_per_partition=*/2);
   EXPECT_EQ(q.length, 6);
@@ -389,7 +489,7 @@ TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
   queue(j1, a, 30);
   queue(j2, a, 20);
   queue(j3, a, 10);
-  // Call 1 is before record 1, call 2 before record 2: j1 is kept, then starts.
+  // Call 1 is before job 1 is queued, call 2 before job 2: j1 is queued, then starts.
   const JobQueue q = read_job_queue(10, yield_at(2, [&] { j1->job_state = JOB_RUNNING; }));
   EXPECT_FALSE(q.abandoned);
   ASSERT_EQ(q.all.size(), 2u);
@@ -406,6 +506,127 @@ TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
 
   const JobQueue gone = read_job_queue(10, yield_at(2, nullptr, Yield::abandon));
   EXPECT_TRUE(gone.abandoned);
+}
+
+// build_job_queue's per-job work, replicated (slurm_job_queue.cpp). Worked out by hand:
+// job 1 is held (priority 0): reason Held, not queued. Job 2 waits for a dependency with
+// reason HeldUser: becomes Dependency, not queued. Job 3 is queued in a (priority 7) and
+// b (PriorityTier 2, priority 1); a is over its time limit, so only (b, 1) is queued and,
+// b passing, the partition reason is cleared again. Job 4 (a, 8) has a --prefer: two
+// records, the --prefer one not planned. Job 5 (a, 9). Order: (3, b) first for b's tier;
+// then 5 (9) before 4 (8). start_time is cleared (the backfill's clear_start).
+TEST_F(FakeSlurm, QueueBuiltAsBuildJobQueueBuildsIt) {
+  nodes({4, 4}, {true, true});
+  part_record_t* a = partition("a", {0});
+  part_record_t* b = partition("b", {1});
+  b->priority_tier = 2;
+  job_record_t* held = pending(1, 1, 1);
+  held->part_ptr = a;
+  held->priority = 0;
+  job_record_t* dependent = pending(2, 1, 1);
+  dependent->part_ptr = a;
+  dependent->state_reason = WAIT_HELD_USER;
+  g_dependent = {2};
+  job_record_t* two_parts = pending(3, 1, 1);
+  std::vector<uint32_t> prios = {7, 1};
+  two_parts->part_ptr_list = list_of({a, b});
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  priority_mult_t mult{};
+  mult.priority_array = prios.data();
+  two_parts->part_prio = &mult;
+#else
+  two_parts->priority_array = prios.data();
+#endif
+  g_limit_reasons = {{3, "a", WAIT_PART_TIME_LIMIT}};
+  job_record_t* prefers = pending(4, 1, 1);
+  prefers->part_ptr = a;
+  prefers->priority = 8;
+  prefers->start_time = kNow + 60;
+  char prefer_text[] = "fast";
+  prefers->details->prefer = prefer_text;
+  job_record_t* plain = pending(5, 1, 1);
+  plain->part_ptr = a;
+  plain->priority = 9;
+
+  const JobQueue q = read_job_queue(10);
+  EXPECT_EQ(q.length, 4) << "(3, b), 5, 4 twice";
+  ASSERT_EQ(q.all.size(), 3u);
+  EXPECT_EQ(q.all[0].job, two_parts);
+  EXPECT_EQ(q.all[0].partition, b);
+  EXPECT_EQ(q.all[0].priority, 1u);
+  EXPECT_EQ(q.all[1].job, plain);
+  EXPECT_EQ(q.all[2].job, prefers);
+  EXPECT_EQ(held->state_reason, WAIT_HELD);
+  EXPECT_EQ(dependent->state_reason, WAIT_DEPENDENCY);
+  EXPECT_EQ(two_parts->state_reason, WAIT_NO_REASON) << "b passes: the partition reason goes";
+  EXPECT_EQ(prefers->start_time, 0);
+  prefers->details->prefer = nullptr;
+  two_parts->part_ptr_list = nullptr;
+}
+
+// The queue is built one job at a time with a yield point between jobs. Worked out: call
+// 2 comes before job 2 is queued; meanwhile job 1 (queued) ended and job 3 was purged.
+// Job 3 is never looked at; job 1's record is left to the reader, who finds jobs by id
+// after a yield (read_job_queue drops it): records 1 and 2, `yielded` set.
+TEST_F(FakeSlurm, QueueBuildYieldsBetweenJobsAndFindsThemAgainById) {
+  nodes({4}, {true});
+  part_record_t* a = partition("a", {0});
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  queue(j1, a, 3);
+  queue(j2, a, 2);
+  queue(j3, a, 1);
+  const auto meanwhile = [&] {
+    j1->job_state = JOB_COMPLETE;
+    list_delete_ptr(job_list, j3);
+  };
+  QueueBuild built = build_queue_in_slices(yield_at(2, meanwhile));
+  EXPECT_TRUE(built.yielded);
+  EXPECT_EQ(built.jobs_tested, 2);
+  ASSERT_EQ(built.records.size(), 2u);
+  EXPECT_EQ(built.records[0].job_id, 1u);
+  EXPECT_EQ(built.records[1].job_id, 2u);
+  j1->job_state = JOB_PENDING;
+  list_append(job_list, j3);
+  const JobQueue q = read_job_queue(10, yield_at(2, meanwhile));
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_EQ(q.all[0].job, j2);
+  EXPECT_TRUE(build_queue_in_slices(yield_at(1, nullptr, Yield::abandon)).abandoned);
+}
+
+// With preemption enabled Slurm's own sort_job_queue orders the queue (its preemption
+// test reads job records): after a yield the records' jobs are found again by id first,
+// and records of a reservation deleted meanwhile are dropped (their pointer may dangle).
+TEST_F(FakeSlurm, WithPreemptionSlurmSortsRecordsFoundAgain) {
+  nodes({4}, {true});
+  part_record_t* a = partition("a", {0});
+  slurmctld_resv_t kept{}, deleted{};
+  resv_list = list_create(nullptr);
+  list_append(resv_list, &kept);
+  list_append(resv_list, &deleted);
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  queue(j1, a, 3);
+  g_queue.back().resv_ptr = &kept;
+  queue(j2, a, 2);
+  g_queue.back().resv_ptr = &deleted;
+  queue(j3, a, 1);
+  g_preemption = true;
+  int before_sort = 0;
+  const QueueBuild built = build_queue_in_slices(
+      yield_at(3, [&] { list_delete_ptr(resv_list, &deleted); }), [&] {
+        ++before_sort;
+        return Yield::none;
+      });
+  EXPECT_TRUE(built.slurm_sort);
+  EXPECT_EQ(g_slurm_sorts, 1);
+  EXPECT_EQ(before_sort, 1);
+  EXPECT_FALSE(built.yielded) << "every job found again in the sort's hold";
+  ASSERT_EQ(built.records.size(), 2u);
+  EXPECT_EQ(built.records[0].job_ptr, j1);
+  EXPECT_EQ(built.records[1].job_ptr, j3);
 }
 
 TEST_F(FakeSlurm, RequestsReadInSlicesLeaveOutJobsStartedDuringAYield) {
