@@ -46,7 +46,8 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
   const std::map<std::string, std::string> sample = {
       {"depth", "2"}, {"bound", "0"},      {"guard", "always"},      {"age", "3600"},
       {"lxfw", "20"}, {"base", "fcfs"},    {"trial", "120"},         {"limits", "60/3600"},
-      {"starve", "86400"}, {"delay", "600"}};
+      {"starve", "86400"}, {"delay", "600"}, {"lookahead", "20"}, {"front", "3"},
+      {"oldfirst", "90"}};
   for (std::size_t i = 0; i < families.size(); ++i) {
     EXPECT_EQ(families[i].name, names[i]);
     for (const PolicyKey& k : families[i].keys) {
@@ -63,7 +64,8 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
     return std::string();
   };
   EXPECT_EQ(family("timed-run"), "timed-run[:base=fcfs|easy,trial=SECONDS]");
-  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS]");
+  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS,"
+            "lookahead=off|N]");
   EXPECT_EQ(family("conservative"), "conservative");
   EXPECT_EQ(family("mq-vd"), "mq-vd[:limits=SECONDS/SECONDS/...,delay=SECONDS]");
 }
