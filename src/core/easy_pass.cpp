@@ -113,6 +113,7 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     }
     const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
     if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
+    if (rules.bound->guard_fair(state, behind, kill_plan_) > 0) guarded = true;
   }
 
   std::span<std::uint32_t> candidates(positions_.data() + k, positions_.size() - k);

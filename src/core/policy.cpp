@@ -68,6 +68,8 @@ std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
                                  {"bound", "off|SECONDS"},
                                  {"guard", "slipped|always"},
                                  {"starve", "off|SECONDS"},
+                                 {"fair", "off|SECONDS"},
+                                 {"protect", "off|N"},
                                  {"lookahead", "off|N"}};
   if (c.shortest_backfill) {
     keys.push_back({"front", "off|N"});
@@ -110,7 +112,23 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
               throw std::invalid_argument("policy " + params.spec() + ": starve=" +
                                           std::to_string(*starve) + " needs bound=SECONDS");
             }
-            if (slack) full.bound = BoundRule{*slack, always, starve ? *starve : kNever};
+            // Fair start (head_bound.h): fair=off|SECONDS of slack, with bound= only.
+            const auto fair = params.integer_or_off("fair", std::nullopt, 0, 100'000'000);
+            if (fair && !slack) {
+              throw std::invalid_argument("policy " + params.spec() + ": fair=" +
+                                          std::to_string(*fair) + " needs bound=SECONDS");
+            }
+            // The next heads guarded on kill times (head_bound.h): protect=off|N.
+            const auto protect = params.integer_or_off("protect", std::nullopt, 1, 1000);
+            if (protect && !slack) {
+              throw std::invalid_argument("policy " + params.spec() + ": protect=" +
+                                          std::to_string(*protect) + " needs bound=SECONDS");
+            }
+            if (slack) {
+              full.bound = BoundRule{*slack, always, starve ? *starve : kNever,
+                                     fair ? *fair : kNever,
+                                     static_cast<int>(protect.value_or(0))};
+            }
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
             full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
             // LXF&W(w) backfill order, w in thousandths per hour: lxfw=off|N.

@@ -223,6 +223,59 @@ TEST(HeadBound, StarvingIsAWaitOfAtLeastTheThreshold) {
   EXPECT_FALSE(HeadBound(BoundRule{0, false}).starving(s));  // no threshold
 }
 
+TEST(HeadBound, ProtectedNextJobsAreGuardedWhateverTheirWait) {
+  // protect=1 guards O, the first job behind the head (waited 90), as starve=81 does:
+  // B waits, C starts. protect=2 guards C too, but C fits now: left unreserved, the same.
+  for (const char* policy : {"easy++:bound=0:guard=always:protect=1",
+                             "easy++:bound=0:guard=always:protect=2"}) {
+    const Decision d = make_policy(policy)->plan(starving_pass());
+    EXPECT_FALSE(starts(d, 4)) << policy;
+    EXPECT_TRUE(backfills(d, 5)) << policy;
+  }
+}
+
+// The fair start (fair=, head_bound.h), worked out by hand over two passes; the head's
+// slack of 1000 keeps its own guard out of the way. 12 processors.
+// Pass 1 at 100: A (6 procs) started at 0, predicted 110, kill time 200; 6 idle. H (8
+// procs, 10 s): the head, promise 200 + 1000, reserved there on kill times. O (11 procs,
+// 10 s), first seen: its earliest kill-time start 200 (A's kill time): promise 200 +
+// fair. Nothing fits.
+// Pass 2 at 101: X (2 procs) started at 100, predicted 105, kill time 215; idle 4. O's
+// earliest kill-time start is now 215 (10 free at 200). B (4 procs, predicted 5, estimate
+// 115) ends at 106, before H's planned start 110: EASY++ backfills it. With fair=0 O has
+// slipped (215 > 200): reserved at 215, and B, holding 4 processors to 216, would leave
+// 1 < 11: B waits. With fair=15 (promise 215) O has not slipped: B starts.
+ClusterState fair_pass(int pass) {
+  ClusterState s;
+  s.procs = 12;
+  s.now = pass == 1 ? 100 : 101;
+  s.running = {running(1, 6, 0, 110, 200)};
+  s.waiting = {waiting(2, 8, 10), waiting(3, 11, 10)};
+  if (pass == 2) {
+    s.running.push_back(running(9, 2, 100, 5, 115));
+    s.waiting.push_back(waiting(4, 4, 5, 115));
+    s.waiting.back().submit = 95;
+  }
+  s.waiting[1].submit = 10;
+  return s;
+}
+
+TEST(HeadBound, FairStartGuardsAJobThatSlippedPastItsFirstKillTimeStart) {
+  auto strict = make_policy("easy++:bound=1000:guard=always:fair=0");
+  EXPECT_TRUE(strict->plan(fair_pass(1)).start.empty());
+  EXPECT_FALSE(starts(strict->plan(fair_pass(2)), 4));
+  auto slack = make_policy("easy++:bound=1000:guard=always:fair=15");
+  EXPECT_TRUE(slack->plan(fair_pass(1)).start.empty());
+  EXPECT_TRUE(backfills(slack->plan(fair_pass(2)), 4));
+  // Without fair= only the head is guarded: B starts.
+  auto plain = make_policy("easy++:bound=1000:guard=always");
+  plain->plan(fair_pass(1));
+  EXPECT_TRUE(backfills(plain->plan(fair_pass(2)), 4));
+  // A promise is taken when a job is first seen: seen first in pass 2, O's is 215.
+  auto late = make_policy("easy++:bound=1000:guard=always:fair=0");
+  EXPECT_TRUE(backfills(late->plan(fair_pass(2)), 4));
+}
+
 // Old jobs before newcomers (keys lookahead=, front=, oldfirst=; easy_pass.h), worked
 // out by hand. 12 processors, now 100. A (6 procs) started at 0, predicted 110, kill time
 // 200; 6 idle. Queue order: H (8 procs, submitted 0, waited 100): the head, shadow 110,
@@ -303,6 +356,11 @@ TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_NO_THROW(make_policy("easy:lookahead=10"));
   EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:front=3:oldfirst=90"));
   EXPECT_NO_THROW(make_policy("easy++:lookahead=off:front=off:oldfirst=off"));
+  // fair= and protect= guard on kill times: they need the bound.
+  EXPECT_THROW(make_policy("easy++:fair=0"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:protect=1"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:bound=0:protect=0"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:fair=86400:protect=2"));
 }
 
 }  // namespace
