@@ -23,6 +23,9 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
   }
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;
+  rules_.lookahead = static_cast<std::size_t>(config_.lookahead);
+  rules_.front = static_cast<std::size_t>(config_.front);
+  rules_.relative_age = config_.relative_age;
   if (config_.bound) {
     head_bound_.emplace(*config_.bound);
     rules_.bound = &*head_bound_;

@@ -40,6 +40,12 @@ struct EasyFamilyConfig {
   // With shortest_backfill: backfill in paper 003's LXF&W(w) order instead, w in
   // thousandths per hour of wait (lxfw_order.h). Key lxfw=off|N.
   std::optional<int> lxfw{};
+  // Backfill candidates: only the first N waiting jobs after the head (EasyRules::
+  // lookahead); 0: all. Key lookahead=off|N.
+  int lookahead = 0;
+  // Old jobs first (EasyRules::front, relative_age): keys front=off|N, oldfirst=off|PERCENT.
+  int front = 0;
+  int relative_age = 0;
 };
 
 class EasyFamilyPolicy final : public Policy {

@@ -113,9 +113,13 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     }
     const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
     if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
+    if (rules.bound->guard_fair(state, behind, kill_plan_) > 0) guarded = true;
   }
 
   std::span<std::uint32_t> candidates(positions_.data() + k, positions_.size() - k);
+  if (rules.lookahead > 0 && candidates.size() > rules.lookahead) {
+    candidates = candidates.first(rules.lookahead);
+  }
   const bool counted = rules.backfill_order != rules.reservation_order;
   if (counted) {
     // Only jobs that fit the idle processors now can start in this pass (idle only
@@ -129,6 +133,23 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     candidates = candidates.first(fitting);
     std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
     rules.backfill_order->arrange(state, candidates);
+    if (rules.front > 0 || rules.relative_age > 0) {
+      // Rank in reservation order of each waiting position behind the head.
+      const std::size_t rank_end = rules.front > 0 ? std::min(positions_.size(), k + rules.front)
+                                                   : k;
+      const Time head_wait = now - waiting[head_->position].submit;
+      auto old = [&](std::uint32_t p) {
+        if (rules.relative_age > 0 && head_wait > 0 &&
+            (now - waiting[p].submit) * 100 >= head_wait * rules.relative_age) {
+          return true;
+        }
+        return std::find(positions_.begin() + static_cast<std::ptrdiff_t>(k),
+                         positions_.begin() + static_cast<std::ptrdiff_t>(rank_end),
+                         p) != positions_.begin() + static_cast<std::ptrdiff_t>(rank_end);
+      };
+      auto mid = std::stable_partition(candidates.begin(), candidates.end(), old);
+      std::sort(candidates.begin(), mid);  // queue order (the simulator's reservation order)
+    }
   }
   for (std::uint32_t p : candidates) {
     if (plan_.full()) break;  // nothing else can start; the rest is not examined

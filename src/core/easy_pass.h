@@ -46,6 +46,16 @@ struct EasyRules {
   // The bound on the head (head_bound.h): its memory across passes, owned by the policy;
   // nullptr: unbounded (paper 000's EASY++). Only the head is bounded.
   HeadBound* bound = nullptr;
+  // Lookahead window (issue 15): only the first `lookahead` waiting jobs after the head
+  // (in reservation order) are backfill candidates, so a newcomer cannot overtake more
+  // than that many queued jobs however short it is. 0: the whole queue (paper 000).
+  std::size_t lookahead = 0;
+  // Old jobs first (issue 15), on top of the backfill order: the first `front` waiting
+  // jobs after the head, and those that have waited at least `relative_age` percent of the
+  // head's wait, are backfill candidates before the others, in reservation order.
+  // 0: off.
+  std::size_t front = 0;
+  int relative_age = 0;
 };
 
 class EasyPass {

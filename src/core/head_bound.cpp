@@ -22,6 +22,7 @@ std::optional<Time> HeadBound::deadline(JobId head, Time planned, Time kill_time
 }
 
 bool HeadBound::starving(const ClusterState& state) const {
+  if (rule_.fair != kNever || rule_.protect > 0) return state.waiting.size() > 1;
   if (rule_.starve == kNever) return false;
   for (const Job& job : state.waiting)
     if (state.now - job.submit >= rule_.starve) return true;
@@ -30,11 +31,16 @@ bool HeadBound::starving(const ClusterState& state) const {
 
 int HeadBound::guard_starved(const ClusterState& state, std::span<const std::uint32_t> behind,
                              EasyPlan& kill_plan) const {
-  if (rule_.starve == kNever || !kill_plan.on_nodes()) return 0;
+  if ((rule_.starve == kNever && rule_.protect <= 0) || !kill_plan.on_nodes()) return 0;
   int reserved = 0;
+  int rank = 0;
   for (std::uint32_t p : behind) {
     Job job = state.waiting[p];
-    if (state.now - job.submit < rule_.starve) continue;
+    const bool protected_rank = rank++ < rule_.protect;
+    if (!protected_rank && (rule_.starve == kNever || state.now - job.submit < rule_.starve)) {
+      if (rule_.starve == kNever) break;  // only the first `protect` are guarded
+      continue;
+    }
     if (!kill_plan.ever_fits(job)) continue;
     job.prediction = job.estimate;  // planned on kill times
     const EasyPlan::Slot slot = kill_plan.head_start(job);
@@ -43,6 +49,33 @@ int HeadBound::guard_starved(const ClusterState& state, std::span<const std::uin
     if (slot.start == kNever || slot.start <= state.now) continue;
     kill_plan.reserve(job, slot);
     ++reserved;
+  }
+  return reserved;
+}
+
+int HeadBound::guard_fair(const ClusterState& state, std::span<const std::uint32_t> behind,
+                          EasyPlan& kill_plan) {
+  if (rule_.fair == kNever || !kill_plan.on_nodes()) return 0;
+  ++pass_;
+  int reserved = 0;
+  for (std::uint32_t p : behind) {
+    Job job = state.waiting[p];
+    if (!kill_plan.ever_fits(job)) continue;
+    job.prediction = job.estimate;  // planned on kill times
+    const EasyPlan::Slot slot = kill_plan.head_start(job);
+    if (slot.start == kNever) continue;
+    auto [it, fresh] = fair_.try_emplace(job.id, FairPromise{0, false, pass_});
+    FairPromise& f = it->second;
+    if (fresh) f.promise = slot.start > kNever - rule_.fair ? kNever : slot.start + rule_.fair;
+    f.seen = pass_;
+    if (slot.start > f.promise) f.guarded = true;
+    // As guard_starved: one that fits now is left unreserved.
+    if (!f.guarded || slot.start <= state.now) continue;
+    kill_plan.reserve(job, slot);
+    ++reserved;
+  }
+  if (fair_.size() > 2 * behind.size() + 64) {
+    std::erase_if(fair_, [&](const auto& e) { return e.second.seen != pass_; });
   }
   return reserved;
 }

@@ -23,12 +23,18 @@
 // earliest start in the kill-time plan (after the head's deadline), and a backfill must
 // fit around those reservations on kill times, as EASY's backfills fit around its head.
 // Like Maui's and Slurm's reservations for the longest-waiting jobs, but on kill times.
+// protect=N guards the first N jobs behind the head that way whatever their wait (the
+// next heads). fair=SECONDS guards by a per-job promise instead of an age, as fair-start
+// analyses of backfilling do: each job behind the head gets a promise the first pass it is
+// seen (its earliest kill-time start then, plus the slack), and is guarded from the pass
+// its kill-time start has slipped past it, so later backfills cannot push it further.
 #ifndef EASYPP_CORE_HEAD_BOUND_H
 #define EASYPP_CORE_HEAD_BOUND_H
 
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 
 #include "core/job.h"
 #include "core/easy_plan.h"
@@ -40,6 +46,13 @@ struct BoundRule {
   bool always = false;  // guard from the head's first pass (start <= promise)
   // Waiting jobs behind the head that have waited this long are guarded too (kNever: none).
   Time starve = kNever;
+  // Fair start (fair=SECONDS): every waiting job behind the head gets a promise the first
+  // pass it is seen (its earliest start on kill times then, plus this slack) and is
+  // guarded like a starved job from the pass its kill-time start slips past it (kNever: off).
+  Time fair = kNever;
+  // The first `protect` waiting jobs behind the head are guarded like starved jobs,
+  // whatever their wait (protect=N; 0: none): the next heads' kill-time starts hold.
+  int protect = 0;
 };
 
 class HeadBound {
@@ -67,6 +80,13 @@ class HeadBound {
   int guard_starved(const ClusterState& state, std::span<const std::uint32_t> behind,
                     EasyPlan& kill_plan) const;
 
+  // The fair-start guard (BoundRule::fair): in the order of `behind`, gives each job not
+  // seen before its promise, and reserves in `kill_plan` every job whose earliest start
+  // there is past its promise (sticky, as the head's guard). Forgets jobs no longer in
+  // `behind` or the head. Returns how many it reserved. On the pool it does nothing.
+  int guard_fair(const ClusterState& state, std::span<const std::uint32_t> behind,
+                 EasyPlan& kill_plan);
+
   // The current head's promise (for tests and reports).
   std::optional<Time> promise() const {
     return known_ ? std::optional<Time>(promise_) : std::nullopt;
@@ -78,6 +98,13 @@ class HeadBound {
   JobId head_ = 0;
   Time promise_ = 0;
   bool guarded_ = false;
+  struct FairPromise {
+    Time promise;
+    bool guarded;
+    std::uint64_t seen;  // pass of the last sighting: older entries are forgotten
+  };
+  std::unordered_map<JobId, FairPromise> fair_;
+  std::uint64_t pass_ = 0;
 };
 
 }  // namespace easypp

@@ -67,8 +67,13 @@ std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
   std::vector<PolicyKey> keys = {{"depth", "N"},
                                  {"bound", "off|SECONDS"},
                                  {"guard", "slipped|always"},
-                                 {"starve", "off|SECONDS"}};
+                                 {"starve", "off|SECONDS"},
+                                 {"fair", "off|SECONDS"},
+                                 {"protect", "off|N"},
+                                 {"lookahead", "off|N"}};
   if (c.shortest_backfill) {
+    keys.push_back({"front", "off|N"});
+    keys.push_back({"oldfirst", "off|PERCENT"});
     keys.push_back({"age", "off|SECONDS"});
     keys.push_back({"lxfw", "off|N"});
   }
@@ -107,7 +112,23 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
               throw std::invalid_argument("policy " + params.spec() + ": starve=" +
                                           std::to_string(*starve) + " needs bound=SECONDS");
             }
-            if (slack) full.bound = BoundRule{*slack, always, starve ? *starve : kNever};
+            // Fair start (head_bound.h): fair=off|SECONDS of slack, with bound= only.
+            const auto fair = params.integer_or_off("fair", std::nullopt, 0, 100'000'000);
+            if (fair && !slack) {
+              throw std::invalid_argument("policy " + params.spec() + ": fair=" +
+                                          std::to_string(*fair) + " needs bound=SECONDS");
+            }
+            // The next heads guarded on kill times (head_bound.h): protect=off|N.
+            const auto protect = params.integer_or_off("protect", std::nullopt, 1, 1000);
+            if (protect && !slack) {
+              throw std::invalid_argument("policy " + params.spec() + ": protect=" +
+                                          std::to_string(*protect) + " needs bound=SECONDS");
+            }
+            if (slack) {
+              full.bound = BoundRule{*slack, always, starve ? *starve : kNever,
+                                     fair ? *fair : kNever,
+                                     static_cast<int>(protect.value_or(0))};
+            }
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
             full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
             // LXF&W(w) backfill order, w in thousandths per hour: lxfw=off|N.
@@ -125,6 +146,18 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if (full.age && full.lxfw) {
               throw std::invalid_argument("policy " + params.spec() +
                                           ": age= and lxfw= are two backfill orders; give one");
+            }
+            // Lookahead window of backfill candidates (easy_pass.h): lookahead=off|N.
+            full.lookahead = static_cast<int>(
+                params.integer_or_off("lookahead", std::nullopt, 1, 1'000'000).value_or(0));
+            full.front = static_cast<int>(
+                params.integer_or_off("front", std::nullopt, 1, 1'000'000).value_or(0));
+            full.relative_age = static_cast<int>(
+                params.integer_or_off("oldfirst", std::nullopt, 1, 100'000).value_or(0));
+            if ((full.front || full.relative_age) && !c.shortest_backfill) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": front= and oldfirst= reorder shortest-first "
+                                          "backfilling, which this policy does not do");
             }
             if (params.has_keys()) full.name = params.spec();
             return std::unique_ptr<Policy>(std::make_unique<EasyFamilyPolicy>(std::move(full)));

@@ -223,6 +223,111 @@ TEST(HeadBound, StarvingIsAWaitOfAtLeastTheThreshold) {
   EXPECT_FALSE(HeadBound(BoundRule{0, false}).starving(s));  // no threshold
 }
 
+TEST(HeadBound, ProtectedNextJobsAreGuardedWhateverTheirWait) {
+  // protect=1 guards O, the first job behind the head (waited 90), as starve=81 does:
+  // B waits, C starts. protect=2 guards C too, but C fits now: left unreserved, the same.
+  for (const char* policy : {"easy++:bound=0:guard=always:protect=1",
+                             "easy++:bound=0:guard=always:protect=2"}) {
+    const Decision d = make_policy(policy)->plan(starving_pass());
+    EXPECT_FALSE(starts(d, 4)) << policy;
+    EXPECT_TRUE(backfills(d, 5)) << policy;
+  }
+}
+
+// The fair start (fair=, head_bound.h), worked out by hand over two passes; the head's
+// slack of 1000 keeps its own guard out of the way. 12 processors.
+// Pass 1 at 100: A (6 procs) started at 0, predicted 110, kill time 200; 6 idle. H (8
+// procs, 10 s): the head, promise 200 + 1000, reserved there on kill times. O (11 procs,
+// 10 s), first seen: its earliest kill-time start 200 (A's kill time): promise 200 +
+// fair. Nothing fits.
+// Pass 2 at 101: X (2 procs) started at 100, predicted 105, kill time 215; idle 4. O's
+// earliest kill-time start is now 215 (10 free at 200). B (4 procs, predicted 5, estimate
+// 115) ends at 106, before H's planned start 110: EASY++ backfills it. With fair=0 O has
+// slipped (215 > 200): reserved at 215, and B, holding 4 processors to 216, would leave
+// 1 < 11: B waits. With fair=15 (promise 215) O has not slipped: B starts.
+ClusterState fair_pass(int pass) {
+  ClusterState s;
+  s.procs = 12;
+  s.now = pass == 1 ? 100 : 101;
+  s.running = {running(1, 6, 0, 110, 200)};
+  s.waiting = {waiting(2, 8, 10), waiting(3, 11, 10)};
+  if (pass == 2) {
+    s.running.push_back(running(9, 2, 100, 5, 115));
+    s.waiting.push_back(waiting(4, 4, 5, 115));
+    s.waiting.back().submit = 95;
+  }
+  s.waiting[1].submit = 10;
+  return s;
+}
+
+TEST(HeadBound, FairStartGuardsAJobThatSlippedPastItsFirstKillTimeStart) {
+  auto strict = make_policy("easy++:bound=1000:guard=always:fair=0");
+  EXPECT_TRUE(strict->plan(fair_pass(1)).start.empty());
+  EXPECT_FALSE(starts(strict->plan(fair_pass(2)), 4));
+  auto slack = make_policy("easy++:bound=1000:guard=always:fair=15");
+  EXPECT_TRUE(slack->plan(fair_pass(1)).start.empty());
+  EXPECT_TRUE(backfills(slack->plan(fair_pass(2)), 4));
+  // Without fair= only the head is guarded: B starts.
+  auto plain = make_policy("easy++:bound=1000:guard=always");
+  plain->plan(fair_pass(1));
+  EXPECT_TRUE(backfills(plain->plan(fair_pass(2)), 4));
+  // A promise is taken when a job is first seen: seen first in pass 2, O's is 215.
+  auto late = make_policy("easy++:bound=1000:guard=always:fair=0");
+  EXPECT_TRUE(backfills(late->plan(fair_pass(2)), 4));
+}
+
+// Old jobs before newcomers (keys lookahead=, front=, oldfirst=; easy_pass.h), worked
+// out by hand. 12 processors, now 100. A (6 procs) started at 0, predicted 110, kill time
+// 200; 6 idle. Queue order: H (8 procs, submitted 0, waited 100): the head, shadow 110,
+// extra 12 - 8 = 4. X (10 procs, submitted 5, waited 95): never fits the 6 idle. O (4 procs,
+// predicted 50, submitted 10, waited 90): ends at 150 > 110 but fits the 4 extra. N (4
+// procs, predicted 5, submitted 95, waited 5): ends at 105 by the shadow. Only one of O and
+// N fits the 6 idle processors. Shortest first (EASY++): N starts, O waits.
+ClusterState newcomer_pass() {
+  ClusterState s;
+  s.now = 100;
+  s.procs = 12;
+  s.running = {running(1, 6, 0, 110, 200)};
+  s.waiting = {waiting(2, 8, 10), waiting(3, 10, 10), waiting(4, 4, 50), waiting(5, 4, 5)};
+  s.waiting[0].submit = 0;
+  s.waiting[1].submit = 5;
+  s.waiting[2].submit = 10;
+  s.waiting[3].submit = 95;
+  return s;
+}
+
+TEST(OldFirst, NewcomersOvertakeUnderPlainEasyPlusPlus) {
+  const Decision d = make_policy("easy++")->plan(newcomer_pass());
+  EXPECT_EQ(d.backfilled, std::vector<JobId>{5});
+}
+
+TEST(OldFirst, LookaheadLimitsTheCandidatesToTheFirstJobsAfterTheHead) {
+  // Window 1: only X, which does not fit: nothing starts. Window 2: X and O: O starts,
+  // N is outside it.
+  EXPECT_TRUE(make_policy("easy++:lookahead=1")->plan(newcomer_pass()).start.empty());
+  EXPECT_EQ(make_policy("easy++:lookahead=2")->plan(newcomer_pass()).backfilled,
+            std::vector<JobId>{4});
+  EXPECT_EQ(make_policy("easy++:lookahead=3")->plan(newcomer_pass()).backfilled,
+            std::vector<JobId>{5});
+}
+
+TEST(OldFirst, FrontJobsGoFirstInQueueOrder) {
+  // front=1: X first (does not fit), then shortest first: N. front=2: X, O, then N: O.
+  EXPECT_EQ(make_policy("easy++:front=1")->plan(newcomer_pass()).backfilled,
+            std::vector<JobId>{5});
+  EXPECT_EQ(make_policy("easy++:front=2")->plan(newcomer_pass()).backfilled,
+            std::vector<JobId>{4});
+}
+
+TEST(OldFirst, JobsWaitingAShareOfTheHeadsWaitGoFirst) {
+  // The head has waited 100. oldfirst=90: X (95) and O (90) are old: O starts.
+  // oldfirst=91: only X (95): then N, shortest first.
+  EXPECT_EQ(make_policy("easy++:oldfirst=90")->plan(newcomer_pass()).backfilled,
+            std::vector<JobId>{4});
+  EXPECT_EQ(make_policy("easy++:oldfirst=91")->plan(newcomer_pass()).backfilled,
+            std::vector<JobId>{5});
+}
+
 TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_THROW(make_policy("easy++:bound=-1"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:bound=soon"), std::invalid_argument);
@@ -242,6 +347,20 @@ TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_THROW(make_policy("easy++:bound=0:starve=-5"), std::invalid_argument);
   EXPECT_NO_THROW(make_policy("easy++:bound=0:guard=always:starve=172800"));
   EXPECT_NO_THROW(make_policy("easy++:bound=0:starve=off"));
+  // Old jobs first: whole numbers >= 1; front= and oldfirst= reorder shortest-first only.
+  EXPECT_THROW(make_policy("easy++:lookahead=0"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:front=x"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:oldfirst=-1"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy:front=2"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy:oldfirst=90"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy:lookahead=10"));
+  EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:front=3:oldfirst=90"));
+  EXPECT_NO_THROW(make_policy("easy++:lookahead=off:front=off:oldfirst=off"));
+  // fair= and protect= guard on kill times: they need the bound.
+  EXPECT_THROW(make_policy("easy++:fair=0"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:protect=1"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:bound=0:protect=0"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:fair=86400:protect=2"));
 }
 
 }  // namespace

@@ -46,13 +46,17 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
   const std::map<std::string, std::string> sample = {
       {"depth", "2"}, {"bound", "0"},      {"guard", "always"},      {"age", "3600"},
       {"lxfw", "20"}, {"base", "fcfs"},    {"trial", "120"},         {"limits", "60/3600"},
-      {"starve", "86400"}, {"delay", "600"}};
+      {"starve", "86400"}, {"delay", "600"}, {"lookahead", "20"}, {"front", "3"},
+      {"oldfirst", "90"}, {"fair", "86400"}, {"protect", "2"}};
   for (std::size_t i = 0; i < families.size(); ++i) {
     EXPECT_EQ(families[i].name, names[i]);
     for (const PolicyKey& k : families[i].keys) {
       ASSERT_TRUE(sample.count(k.key)) << k.key;
       std::string spec = families[i].name + ":" + k.key + "=" + sample.at(k.key);
-      if (k.key == "guard" || k.key == "starve") spec += ",bound=0";  // these need a bound
+      // these need a bound
+      if (k.key == "guard" || k.key == "starve" || k.key == "fair" || k.key == "protect") {
+        spec += ",bound=0";
+      }
       EXPECT_NO_THROW(make_policy(spec)) << spec;
     }
     EXPECT_THROW(make_policy(families[i].name + ":nokey=1"), std::invalid_argument);
@@ -63,7 +67,8 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
     return std::string();
   };
   EXPECT_EQ(family("timed-run"), "timed-run[:base=fcfs|easy,trial=SECONDS]");
-  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS]");
+  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS,"
+            "fair=off|SECONDS,protect=off|N,lookahead=off|N]");
   EXPECT_EQ(family("conservative"), "conservative");
   EXPECT_EQ(family("mq-vd"), "mq-vd[:limits=SECONDS/SECONDS/...,delay=SECONDS]");
 }
