@@ -21,6 +21,9 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
       rules_.backfill_order = &*lxfw_first_;
     }
   }
+  // Every start on the pool needs its processors idle (EasyPlan::fits_now), and without a
+  // bound the pass keeps no memory (traits().blocked_passes_idle).
+  config_.traits.blocked_passes_idle = !config_.bound;
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;
   if (config_.bound) {

@@ -79,6 +79,9 @@ class Engine {
     state_.procs = workload.procs;
     state_.machine = workload.machine.get();
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
+    skip_blocked_ = options.skip_blocked_passes && policy.traits().blocked_passes_idle &&
+                    state_.machine == nullptr;
+    if (skip_blocked_) waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const SimJob& s = workload.jobs[i];
       jobs_[i].runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
@@ -156,7 +159,7 @@ class Engine {
         arrive(static_cast<std::uint32_t>(next_arrival++));
         observer_->event();
       }
-      if (!state_.waiting.empty() || woken) plan();
+      if ((!state_.waiting.empty() && !blocked()) || woken) plan();
     }
     for (const JobState& js : jobs_) {
       if (js.status != Status::done) fail(policy_name_, state_.now, "a job never ended");
@@ -172,6 +175,26 @@ class Engine {
   }
   [[noreturn, gnu::cold, gnu::noinline]] void unknown_job(JobId id) const {
     fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
+  }
+
+  // A pass now could start nothing and the policy says it would change nothing
+  // (SimOptions::skip_blocked_passes): no waiting job fits the idle processors.
+  bool blocked() {
+    if (!skip_blocked_) return false;
+    const int idle = state_.procs - used_procs_;
+    if (idle >= static_cast<int>(waiting_by_procs_.size()) - 1) return false;
+    while (smallest_waiting_ < idle && waiting_by_procs_[smallest_waiting_] == 0)
+      ++smallest_waiting_;
+    return smallest_waiting_ > idle;
+  }
+  // Counts waiting jobs by processors (jobs larger than the machine, or below one, in the
+  // end buckets); smallest_waiting_ is at most the smallest count in use.
+  void count_waiting(int procs, int delta) {
+    if (!skip_blocked_) return;
+    const std::size_t top = waiting_by_procs_.size() - 1;
+    const std::size_t b = procs < 0 ? 0 : std::min(static_cast<std::size_t>(procs), top);
+    waiting_by_procs_[b] += delta;
+    if (delta > 0) smallest_waiting_ = std::min(smallest_waiting_, static_cast<int>(b));
   }
 
   // What the workload says of job i, as the ledger takes it.
@@ -202,6 +225,7 @@ class Engine {
     // Arrivals come in submit order and requeued jobs are older, so appending keeps the
     // queue in FCFS order.
     state_.waiting.push_back(job);
+    count_waiting(job.procs, 1);
   }
 
   void schedule_expiry(std::uint32_t i, const RunningJob& rj) {
@@ -305,6 +329,7 @@ class Engine {
                                  return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
                                });
     state_.waiting.insert(at, job);
+    count_waiting(job.procs, 1);
   }
 
   // The queue is in FCFS order, which is id order (ids number the workload in submit
@@ -333,6 +358,7 @@ class Engine {
       ++js.version;
       js.start = now;
       js.end = now + js.runtime;
+      count_waiting(w.procs, -1);
       js.run_pos = static_cast<std::int32_t>(state_.running.size());
       state_.running.push_back(RunningJob{w, now, js.allocation});
       used_procs_ += w.procs;
@@ -524,6 +550,10 @@ class Engine {
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
   std::set<Time> wake_times_;  // wake-up events pending (one event per moment)
   int used_procs_ = 0;
+  // SimOptions::skip_blocked_passes: waiting jobs by processors (blocked()).
+  bool skip_blocked_ = false;
+  std::vector<int> waiting_by_procs_;
+  int smallest_waiting_ = 0;
   std::vector<Resources> node_used_;  // per node of state_.machine
   int underpredicted_running_ = 0;
   // The checked build's head check (check_head).

@@ -30,6 +30,13 @@ struct SimOptions {
   // simulation on SDSC-BLUE; callers that need neither (the sweep) turn it off (the
   // checked build's head invariant is the engine's own and runs regardless).
   bool heel_and_toe = true;
+  // Skip the passes that cannot start anything: for a policy whose traits say such a pass
+  // changes nothing (PolicyTraits::blocked_passes_idle), on a workload without a Machine,
+  // no pass runs at a moment where every waiting job needs more processors than are idle.
+  // Starts, ends and so waits and slowdowns are the same; the observer is not told of the
+  // skipped passes, so SimOutcome's passes and first_reservation differ. The sweep, which
+  // reports waits and slowdowns only, turns it on.
+  bool skip_blocked_passes = false;
 };
 
 // True when this build checks the engine's invariants on every event (the library the
