@@ -3,6 +3,7 @@
 #ifndef EASYPP_CORE_JOB_H
 #define EASYPP_CORE_JOB_H
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -72,6 +73,12 @@ struct ClusterState {
   const Machine* machine = nullptr;
   std::vector<RunningJob> running;
   std::vector<Job> waiting;
+  // A driver's promise, where it knows (the simulator's SimOptions::fast_passes; 0 when
+  // unknown, as in the plugin): since the policy's previous pass on this state, the last
+  // `arrived_since_last_pass` waiting jobs arrived, that pass's starts were carried out
+  // and time moved on, and nothing else changed (no end, no correction, no kill, no
+  // wake-up). A policy may then continue its previous pass instead of planning afresh.
+  std::size_t arrived_since_last_pass = 0;
 };
 
 // Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan

@@ -79,7 +79,7 @@ class Engine {
     state_.procs = workload.procs;
     state_.machine = workload.machine.get();
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
-    skip_blocked_ = options.skip_blocked_passes && policy.traits().blocked_passes_idle &&
+    skip_blocked_ = options.fast_passes && policy.traits().blocked_passes_idle &&
                     state_.machine == nullptr;
     if (skip_blocked_) waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
@@ -145,6 +145,7 @@ class Engine {
       while (!events_.empty() && events_.top().time == now) {
         Event e = events_.top();
         events_.pop();
+        changed_since_pass_ = true;
         observer_->event();
         if (e.kind == EventKind::end) {
           end_job(e);
@@ -226,6 +227,7 @@ class Engine {
     // queue in FCFS order.
     state_.waiting.push_back(job);
     count_waiting(job.procs, 1);
+    ++arrived_since_pass_;
   }
 
   void schedule_expiry(std::uint32_t i, const RunningJob& rj) {
@@ -330,6 +332,7 @@ class Engine {
                                });
     state_.waiting.insert(at, job);
     count_waiting(job.procs, 1);
+    changed_since_pass_ = true;
   }
 
   // The queue is in FCFS order, which is id order (ids number the workload in submit
@@ -388,7 +391,11 @@ class Engine {
   }
 
   void plan_pass() {
+    state_.arrived_since_last_pass =
+        options_.fast_passes && !changed_since_pass_ ? arrived_since_pass_ : 0;
     decision_ = policy_.plan(state_);
+    changed_since_pass_ = false;
+    arrived_since_pass_ = 0;
     for (JobId id : decision_.kill_requeue) kill_requeue(id);
     if (decision_.wake_at && *decision_.wake_at > state_.now &&
         wake_times_.insert(*decision_.wake_at).second) {
@@ -554,6 +561,9 @@ class Engine {
   bool skip_blocked_ = false;
   std::vector<int> waiting_by_procs_;
   int smallest_waiting_ = 0;
+  // SimOptions::fast_passes: what happened since the last pass (arrivals only, or more).
+  bool changed_since_pass_ = true;
+  std::size_t arrived_since_pass_ = 0;
   std::vector<Resources> node_used_;  // per node of state_.machine
   int underpredicted_running_ = 0;
   // The checked build's head check (check_head).

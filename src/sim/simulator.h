@@ -30,13 +30,15 @@ struct SimOptions {
   // simulation on SDSC-BLUE; callers that need neither (the sweep) turn it off (the
   // checked build's head invariant is the engine's own and runs regardless).
   bool heel_and_toe = true;
-  // Skip the passes that cannot start anything: for a policy whose traits say such a pass
-  // changes nothing (PolicyTraits::blocked_passes_idle), on a workload without a Machine,
-  // no pass runs at a moment where every waiting job needs more processors than are idle.
-  // Starts, ends and so waits and slowdowns are the same; the observer is not told of the
-  // skipped passes, so SimOutcome's passes and first_reservation differ. The sweep, which
-  // reports waits and slowdowns only, turns it on.
-  bool skip_blocked_passes = false;
+  // Shortcuts that change no start and no end (so no wait and no slowdown), only what
+  // the observer hears of passes (SimOutcome's passes and first_reservation differ):
+  //  - for a policy whose traits say a pass that can start nothing changes nothing
+  //    (PolicyTraits::blocked_passes_idle), on a workload without a Machine, no pass runs
+  //    at a moment where every waiting job needs more processors than are idle;
+  //  - a pass after arrivals only is told so (ClusterState::arrived_since_last_pass), and
+  //    a policy may continue its previous pass (the EASY family's EasyPass::run_arrivals).
+  // The sweep, which reports waits and slowdowns only, turns them on.
+  bool fast_passes = false;
 };
 
 // True when this build checks the engine's invariants on every event (the library the

@@ -327,7 +327,7 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
         const double c0 = thread_cpu_seconds();
         sim::SimOptions so;
         so.heel_and_toe = false;  // the sweep reports waits and slowdowns only
-        so.skip_blocked_passes = true;
+        so.fast_passes = true;
         const sim::SimOutcome outcome = sim::simulate(trace.workload, *policy, so);
         const sim::Metrics metrics = sim::compute_metrics(outcome);
         const double cpu = thread_cpu_seconds() - c0;
