@@ -34,12 +34,11 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
 
 Decision EasyFamilyPolicy::plan(const ClusterState& state) {
   Decision decision;
-  // A pass after arrivals only continues the last one (EasyPass::run_arrivals): the
-  // running jobs' predicted ends are corrected when reached, and double booking needs
-  // the full pass's starts.
-  if (state.arrived_since_last_pass > 0 && config_.traits.correct_predictions &&
-      !config_.double_booking &&
-      pass_.run_arrivals(state, rules_, state.arrived_since_last_pass, decision)) {
+  // A pass after arrivals and corrections only may continue the last one
+  // (EasyPass::run_continued): the running jobs' predicted ends are corrected when
+  // reached, and double booking needs the full pass's starts.
+  if (state.since_last_pass.known && config_.traits.correct_predictions &&
+      !config_.double_booking && pass_.run_continued(state, rules_, decision)) {
     return decision;
   }
   pass_.run(state, rules_, decision);

@@ -51,10 +51,13 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   for (Reservation& r : decision.reservations) r.allocation.reset();
 }
 
-bool EasyPass::run_arrivals(const ClusterState& state, const EasyRules& rules,
-                            std::size_t arrived, Decision& decision) {
+bool EasyPass::run_continued(const ClusterState& state, const EasyRules& rules,
+                             Decision& decision) {
   const std::vector<Job>& waiting = state.waiting;
-  if (!continuable_ || arrived == 0 || arrived > waiting.size() || state.machine != nullptr) {
+  const ClusterState::Changes& changes = state.since_last_pass;
+  const std::size_t arrived = changes.arrived;
+  if (!continuable_ || !changes.known || arrived > waiting.size() ||
+      state.machine != nullptr || changes.corrected_until > head_->shadow) {
     return false;
   }
   // The head is still waiting, before the new jobs (queue order; jobs ahead of it that

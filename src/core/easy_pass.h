@@ -61,18 +61,18 @@ class EasyPass {
   // examined). Previous contents of `decision` are replaced.
   void run(const ClusterState& state, const EasyRules& rules, Decision& decision);
 
-  // The same pass at a moment where only `arrived` jobs were appended to the queue since
-  // the last pass (ClusterState::arrived_since_last_pass), continuing that pass: the head
-  // and its reservation are unchanged and every earlier candidate still fails (idle
-  // processors, the shadow time and the extra processors are the same, and the end of a
-  // candidate started now is later), so only the new jobs are tried, in backfill order,
-  // against the plan the last pass left. Only after a pass on the pool that reserved
-  // a head for depth 1, in queue order, with no bound and predictions fitting, on a state
-  // whose running jobs all end (are corrected) at their predicted ends; the caller
+  // The same pass at a moment where since the last pass only jobs were appended to the
+  // queue and running jobs corrected to predicted ends no later than the head's shadow
+  // time (state.since_last_pass), continuing that pass: the head and its reservation are
+  // unchanged and every earlier candidate still fails (idle processors, the shadow time
+  // and the extra processors are the same, and a candidate started now ends later), so
+  // only the new jobs are tried, in backfill order, against the plan the last pass left.
+  // Only after a pass on the pool that reserved a head for depth 1, in queue order, with
+  // no bound and predictions fitting, on a state whose running jobs are all corrected
+  // when they reach their predicted ends (so an end never passes unseen); the caller
   // passes the same rules. Returns false, doing nothing, when the last pass cannot be
   // continued: then call run().
-  bool run_arrivals(const ClusterState& state, const EasyRules& rules, std::size_t arrived,
-                    Decision& decision);
+  bool run_continued(const ClusterState& state, const EasyRules& rules, Decision& decision);
 
   // Results of the last run(): the blocked head (none if all started or the queue was
   // empty) and the positions started (in order before the head, then backfilled).

@@ -145,7 +145,7 @@ class Engine {
       while (!events_.empty() && events_.top().time == now) {
         Event e = events_.top();
         events_.pop();
-        changed_since_pass_ = true;
+        if (e.kind != EventKind::expiry) changed_since_pass_ = true;
         observer_->event();
         if (e.kind == EventKind::end) {
           end_job(e);
@@ -299,6 +299,7 @@ class Engine {
     if (js.status != Status::running || js.version != e.version) return;
     RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
     if (!ledger_.correct(rj, state_.now)) return;
+    corrected_until_ = std::max(corrected_until_, rj.predicted_end());
     observer_->prediction_changed(e.job, rj.job.prediction, state_.now);
     const bool was_under = js.underpredicted;
     schedule_expiry(e.job, rj);
@@ -391,11 +392,12 @@ class Engine {
   }
 
   void plan_pass() {
-    state_.arrived_since_last_pass =
-        options_.fast_passes && !changed_since_pass_ ? arrived_since_pass_ : 0;
+    state_.since_last_pass = {options_.fast_passes && !changed_since_pass_,
+                              arrived_since_pass_, corrected_until_};
     decision_ = policy_.plan(state_);
     changed_since_pass_ = false;
     arrived_since_pass_ = 0;
+    corrected_until_ = -1;
     for (JobId id : decision_.kill_requeue) kill_requeue(id);
     if (decision_.wake_at && *decision_.wake_at > state_.now &&
         wake_times_.insert(*decision_.wake_at).second) {
@@ -564,6 +566,7 @@ class Engine {
   // SimOptions::fast_passes: what happened since the last pass (arrivals only, or more).
   bool changed_since_pass_ = true;
   std::size_t arrived_since_pass_ = 0;
+  Time corrected_until_ = -1;  // the latest predicted end a correction set
   std::vector<Resources> node_used_;  // per node of state_.machine
   int underpredicted_running_ = 0;
   // The checked build's head check (check_head).

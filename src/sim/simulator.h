@@ -35,8 +35,9 @@ struct SimOptions {
   //  - for a policy whose traits say a pass that can start nothing changes nothing
   //    (PolicyTraits::blocked_passes_idle), on a workload without a Machine, no pass runs
   //    at a moment where every waiting job needs more processors than are idle;
-  //  - a pass after arrivals only is told so (ClusterState::arrived_since_last_pass), and
-  //    a policy may continue its previous pass (the EASY family's EasyPass::run_arrivals).
+  //  - a pass is told what changed since the previous one when that was only arrivals
+  //    and corrections (ClusterState::since_last_pass), and a policy may continue its
+  //    previous pass (the EASY family's EasyPass::run_continued).
   // The sweep, which reports waits and slowdowns only, turns them on.
   bool fast_passes = false;
 };
