@@ -344,6 +344,7 @@ class Engine {
     marked_.assign(decision_.start.begin(), decision_.start.end());
     std::sort(marked_.begin(), marked_.end());
     auto from = state_.waiting.begin();
+    std::size_t first_started = state_.waiting.size();
     for (JobId id : marked_) {
       from = std::lower_bound(from, state_.waiting.end(), id,
                               [](const Job& w, JobId v) { return w.id < v; });
@@ -354,6 +355,7 @@ class Engine {
       std::uint32_t i = index_of(w.id);
       JobState& js = jobs_[i];
       if (js.status != Status::running || js.run_pos >= 0) continue;
+      first_started = std::min(first_started, static_cast<std::size_t>(from - state_.waiting.begin()));
       if constexpr (kChecks) {
         if (now < w.submit) {
           fail(policy_name_, now, "job " + std::to_string(w.id) + " started before submit");
@@ -373,8 +375,14 @@ class Engine {
       if (js.underpredicted) ++underpredicted_running_;
       ++running_changes_;
     }
-    std::erase_if(state_.waiting,
-                  [&](const Job& w) { return jobs_[w.id - 1].status == Status::running; });
+    // Only from the first started job on: the queue before it stays as it is.
+    if (first_started < state_.waiting.size()) {
+      state_.waiting.erase(
+          std::remove_if(state_.waiting.begin() + static_cast<std::ptrdiff_t>(first_started),
+                         state_.waiting.end(),
+                         [&](const Job& w) { return jobs_[w.id - 1].status == Status::running; }),
+          state_.waiting.end());
+    }
   }
 
   // Plans until a pass kills nothing: killed jobs are back in the queue and their
