@@ -21,6 +21,9 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
       rules_.backfill_order = &*lxfw_first_;
     }
   }
+  // Every start on the pool needs its processors idle (EasyPlan::fits_now), and without a
+  // bound the pass keeps no memory (traits().blocked_passes_idle).
+  config_.traits.blocked_passes_idle = !config_.bound;
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;
   rules_.lookahead = static_cast<std::size_t>(config_.lookahead);
@@ -34,6 +37,13 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
 
 Decision EasyFamilyPolicy::plan(const ClusterState& state) {
   Decision decision;
+  // A pass after arrivals and corrections only may continue the last one
+  // (EasyPass::run_continued): the running jobs' predicted ends are corrected when
+  // reached, and double booking needs the full pass's starts.
+  if (state.since_last_pass.known && config_.traits.correct_predictions &&
+      !config_.double_booking && pass_.run_continued(state, rules_, decision)) {
+    return decision;
+  }
   pass_.run(state, rules_, decision);
   if (config_.double_booking && pass_.head()) {
     const Job& head = state.waiting[pass_.head()->position];

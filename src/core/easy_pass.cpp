@@ -12,6 +12,7 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
     throw std::invalid_argument("EasyPass: rules.reservation_order is required");
   }
   decision = Decision{};
+  continuable_ = false;
   head_.reset();
   started_.clear();
   placements_.clear();
@@ -26,6 +27,11 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   const bool starving = rules.bound != nullptr && rules.bound->starving(state);
   if (state.machine != nullptr || (rules.depth <= 1 && !starving)) {
     plan(state, rules, decision);
+    continuable_ = state.machine == nullptr && rules.depth <= 1 && rules.bound == nullptr &&
+                   rules.fit == BackfillFit::prediction && rules.lookahead == 0 &&
+                   rules.front == 0 && rules.relative_age == 0 && head_ &&
+                   dynamic_cast<const QueueOrder*>(rules.reservation_order) != nullptr;
+    if (continuable_) head_id_ = state.waiting[head_->position].id;
     return;
   }
   pool_ = Machine::single_node(state.procs);
@@ -44,6 +50,55 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   plan(pool_state_, rules, decision);
   decision.start_allocations.clear();
   for (Reservation& r : decision.reservations) r.allocation.reset();
+}
+
+bool EasyPass::run_continued(const ClusterState& state, const EasyRules& rules,
+                             Decision& decision) {
+  const std::vector<Job>& waiting = state.waiting;
+  const ClusterState::Changes& changes = state.since_last_pass;
+  const std::size_t arrived = changes.arrived;
+  if (!continuable_ || !changes.known || arrived > waiting.size() ||
+      state.machine != nullptr || changes.corrected_until > head_->shadow) {
+    return false;
+  }
+  // The head is still waiting, before the new jobs (queue order; jobs ahead of it that
+  // never fit stay ahead).
+  const std::size_t first = waiting.size() - arrived;
+  std::size_t h = 0;
+  while (h < first && waiting[h].id != head_id_) ++h;
+  if (h == first) return false;
+  decision = Decision{};
+  started_.clear();
+  placements_.clear();
+  reserved_.assign(1, static_cast<std::uint32_t>(h));
+  head_->position = static_cast<std::uint32_t>(h);
+  decision.reservations.push_back({head_id_, head_->shadow, nullptr});
+  positions_.resize(arrived);
+  std::iota(positions_.begin(), positions_.end(), static_cast<std::uint32_t>(first));
+  for (std::uint32_t p : positions_) require_plannable(waiting[p]);
+  decision.examined = static_cast<int>(arrived);
+  if (rules.backfill_order == nullptr || plan_.full()) return true;
+  std::span<std::uint32_t> candidates(positions_);
+  if (rules.backfill_order != rules.reservation_order) {
+    std::size_t fitting = 0;
+    for (std::uint32_t p : candidates)
+      if (plan_.may_fit_now(waiting[p])) candidates[fitting++] = p;
+    candidates = candidates.first(fitting);
+    rules.backfill_order->arrange(state, candidates);
+  }
+  const Time now = state.now;
+  for (std::uint32_t p : candidates) {
+    if (plan_.full()) break;
+    const Job& job = waiting[p];
+    if (!plan_.may_fit_now(job)) continue;
+    auto placement = plan_.fits_now(job, now + job.prediction);
+    if (!placement) continue;
+    plan_.start(job, *placement, now + job.prediction);
+    started_.push_back(p);
+    placements_.push_back(*placement);
+    EasyPlan::record(decision, job, *placement, true);
+  }
+  return true;
 }
 
 void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision& decision) {

@@ -71,6 +71,19 @@ class EasyPass {
   // examined). Previous contents of `decision` are replaced.
   void run(const ClusterState& state, const EasyRules& rules, Decision& decision);
 
+  // The same pass at a moment where since the last pass only jobs were appended to the
+  // queue and running jobs corrected to predicted ends no later than the head's shadow
+  // time (state.since_last_pass), continuing that pass: the head and its reservation are
+  // unchanged and every earlier candidate still fails (idle processors, the shadow time
+  // and the extra processors are the same, and a candidate started now ends later), so
+  // only the new jobs are tried, in backfill order, against the plan the last pass left.
+  // Only after a pass on the pool that reserved a head for depth 1, in queue order, with
+  // no bound and predictions fitting, on a state whose running jobs are all corrected
+  // when they reach their predicted ends (so an end never passes unseen); the caller
+  // passes the same rules. Returns false, doing nothing, when the last pass cannot be
+  // continued: then call run().
+  bool run_continued(const ClusterState& state, const EasyRules& rules, Decision& decision);
+
   // Results of the last run(): the blocked head (none if all started or the queue was
   // empty) and the positions started (in order before the head, then backfilled).
   const std::optional<Head>& head() const { return head_; }
@@ -85,6 +98,9 @@ class EasyPass {
   std::vector<EasyPlan::Placement> placements_;  // of started_ (null on the pool)
   std::vector<std::uint32_t> reserved_;
   std::optional<Head> head_;
+  // run_arrivals() may continue the last pass: its head's id.
+  bool continuable_ = false;
+  JobId head_id_ = 0;
   // The plan on predictions, and the bound's on kill times: running jobs to their kill
   // times, this pass's starts for their estimates, the guarded head at its deadline.
   EasyPlan plan_;

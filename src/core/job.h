@@ -3,6 +3,7 @@
 #ifndef EASYPP_CORE_JOB_H
 #define EASYPP_CORE_JOB_H
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -72,6 +73,20 @@ struct ClusterState {
   const Machine* machine = nullptr;
   std::vector<RunningJob> running;
   std::vector<Job> waiting;
+  // What changed since the policy's previous pass on this state, where the driver knows
+  // (the simulator under SimOptions::fast_passes; the plugin never says). A policy may
+  // then continue its previous pass instead of planning afresh.
+  struct Changes {
+    // The rest holds: that pass's starts were carried out and time moved on, and nothing
+    // else changed (no end, kill or wake-up) but what follows.
+    bool known = false;
+    // The last `arrived` waiting jobs arrived.
+    std::size_t arrived = 0;
+    // Running jobs that reached their predicted end were corrected (paper 000 section
+    // 3.2); their latest predicted end now. -1: none was.
+    Time corrected_until = -1;
+  };
+  Changes since_last_pass;
 };
 
 // Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan

@@ -30,6 +30,13 @@ struct PolicyTraits {
   // running job may outlive a reservation by design: drivers must not treat that as a
   // broken reservation.
   bool kills = false;
+  // A pass on a state without a Machine starts only jobs whose processors fit the idle
+  // ones, kills nothing, asks for no wake-up and leaves the policy's memory as it was
+  // whenever no waiting job fits them: such a pass changes nothing but the reservations
+  // it reports, so a driver that needs no reservations may skip it (the simulator's
+  // SimOptions::skip_blocked_passes). Set by the policy itself (the EASY family without
+  // a bound on the head, whose memory a pass updates).
+  bool blocked_passes_idle = false;
 };
 
 class Policy {

@@ -79,6 +79,9 @@ class Engine {
     state_.procs = workload.procs;
     state_.machine = workload.machine.get();
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
+    skip_blocked_ = options.fast_passes && policy.traits().blocked_passes_idle &&
+                    state_.machine == nullptr;
+    if (skip_blocked_) waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const SimJob& s = workload.jobs[i];
       jobs_[i].runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
@@ -142,6 +145,7 @@ class Engine {
       while (!events_.empty() && events_.top().time == now) {
         Event e = events_.top();
         events_.pop();
+        if (e.kind != EventKind::expiry) changed_since_pass_ = true;
         observer_->event();
         if (e.kind == EventKind::end) {
           end_job(e);
@@ -156,7 +160,7 @@ class Engine {
         arrive(static_cast<std::uint32_t>(next_arrival++));
         observer_->event();
       }
-      if (!state_.waiting.empty() || woken) plan();
+      if ((!state_.waiting.empty() && !blocked()) || woken) plan();
     }
     for (const JobState& js : jobs_) {
       if (js.status != Status::done) fail(policy_name_, state_.now, "a job never ended");
@@ -172,6 +176,26 @@ class Engine {
   }
   [[noreturn, gnu::cold, gnu::noinline]] void unknown_job(JobId id) const {
     fail(policy_name_, state_.now, "decision names unknown job id " + std::to_string(id));
+  }
+
+  // A pass now could start nothing and the policy says it would change nothing
+  // (SimOptions::skip_blocked_passes): no waiting job fits the idle processors.
+  bool blocked() {
+    if (!skip_blocked_) return false;
+    const int idle = state_.procs - used_procs_;
+    if (idle >= static_cast<int>(waiting_by_procs_.size()) - 1) return false;
+    while (smallest_waiting_ < idle && waiting_by_procs_[smallest_waiting_] == 0)
+      ++smallest_waiting_;
+    return smallest_waiting_ > idle;
+  }
+  // Counts waiting jobs by processors (jobs larger than the machine, or below one, in the
+  // end buckets); smallest_waiting_ is at most the smallest count in use.
+  void count_waiting(int procs, int delta) {
+    if (!skip_blocked_) return;
+    const std::size_t top = waiting_by_procs_.size() - 1;
+    const std::size_t b = procs < 0 ? 0 : std::min(static_cast<std::size_t>(procs), top);
+    waiting_by_procs_[b] += delta;
+    if (delta > 0) smallest_waiting_ = std::min(smallest_waiting_, static_cast<int>(b));
   }
 
   // What the workload says of job i, as the ledger takes it.
@@ -202,6 +226,8 @@ class Engine {
     // Arrivals come in submit order and requeued jobs are older, so appending keeps the
     // queue in FCFS order.
     state_.waiting.push_back(job);
+    count_waiting(job.procs, 1);
+    ++arrived_since_pass_;
   }
 
   void schedule_expiry(std::uint32_t i, const RunningJob& rj) {
@@ -273,6 +299,7 @@ class Engine {
     if (js.status != Status::running || js.version != e.version) return;
     RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
     if (!ledger_.correct(rj, state_.now)) return;
+    corrected_until_ = std::max(corrected_until_, rj.predicted_end());
     observer_->prediction_changed(e.job, rj.job.prediction, state_.now);
     const bool was_under = js.underpredicted;
     schedule_expiry(e.job, rj);
@@ -305,6 +332,8 @@ class Engine {
                                  return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
                                });
     state_.waiting.insert(at, job);
+    count_waiting(job.procs, 1);
+    changed_since_pass_ = true;
   }
 
   // The queue is in FCFS order, which is id order (ids number the workload in submit
@@ -315,6 +344,7 @@ class Engine {
     marked_.assign(decision_.start.begin(), decision_.start.end());
     std::sort(marked_.begin(), marked_.end());
     auto from = state_.waiting.begin();
+    std::size_t first_started = state_.waiting.size();
     for (JobId id : marked_) {
       from = std::lower_bound(from, state_.waiting.end(), id,
                               [](const Job& w, JobId v) { return w.id < v; });
@@ -325,6 +355,7 @@ class Engine {
       std::uint32_t i = index_of(w.id);
       JobState& js = jobs_[i];
       if (js.status != Status::running || js.run_pos >= 0) continue;
+      first_started = std::min(first_started, static_cast<std::size_t>(from - state_.waiting.begin()));
       if constexpr (kChecks) {
         if (now < w.submit) {
           fail(policy_name_, now, "job " + std::to_string(w.id) + " started before submit");
@@ -333,6 +364,7 @@ class Engine {
       ++js.version;
       js.start = now;
       js.end = now + js.runtime;
+      count_waiting(w.procs, -1);
       js.run_pos = static_cast<std::int32_t>(state_.running.size());
       state_.running.push_back(RunningJob{w, now, js.allocation});
       used_procs_ += w.procs;
@@ -343,8 +375,14 @@ class Engine {
       if (js.underpredicted) ++underpredicted_running_;
       ++running_changes_;
     }
-    std::erase_if(state_.waiting,
-                  [&](const Job& w) { return jobs_[w.id - 1].status == Status::running; });
+    // Only from the first started job on: the queue before it stays as it is.
+    if (first_started < state_.waiting.size()) {
+      state_.waiting.erase(
+          std::remove_if(state_.waiting.begin() + static_cast<std::ptrdiff_t>(first_started),
+                         state_.waiting.end(),
+                         [&](const Job& w) { return jobs_[w.id - 1].status == Status::running; }),
+          state_.waiting.end());
+    }
   }
 
   // Plans until a pass kills nothing: killed jobs are back in the queue and their
@@ -362,7 +400,12 @@ class Engine {
   }
 
   void plan_pass() {
+    state_.since_last_pass = {options_.fast_passes && !changed_since_pass_,
+                              arrived_since_pass_, corrected_until_};
     decision_ = policy_.plan(state_);
+    changed_since_pass_ = false;
+    arrived_since_pass_ = 0;
+    corrected_until_ = -1;
     for (JobId id : decision_.kill_requeue) kill_requeue(id);
     if (decision_.wake_at && *decision_.wake_at > state_.now &&
         wake_times_.insert(*decision_.wake_at).second) {
@@ -524,6 +567,14 @@ class Engine {
   std::priority_queue<Event, std::vector<Event>, EventAfter> events_;
   std::set<Time> wake_times_;  // wake-up events pending (one event per moment)
   int used_procs_ = 0;
+  // SimOptions::skip_blocked_passes: waiting jobs by processors (blocked()).
+  bool skip_blocked_ = false;
+  std::vector<int> waiting_by_procs_;
+  int smallest_waiting_ = 0;
+  // SimOptions::fast_passes: what happened since the last pass (arrivals only, or more).
+  bool changed_since_pass_ = true;
+  std::size_t arrived_since_pass_ = 0;
+  Time corrected_until_ = -1;  // the latest predicted end a correction set
   std::vector<Resources> node_used_;  // per node of state_.machine
   int underpredicted_running_ = 0;
   // The checked build's head check (check_head).

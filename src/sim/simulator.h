@@ -30,6 +30,16 @@ struct SimOptions {
   // simulation on SDSC-BLUE; callers that need neither (the sweep) turn it off (the
   // checked build's head invariant is the engine's own and runs regardless).
   bool heel_and_toe = true;
+  // Shortcuts that change no start and no end (so no wait and no slowdown), only what
+  // the observer hears of passes (SimOutcome's passes and first_reservation differ):
+  //  - for a policy whose traits say a pass that can start nothing changes nothing
+  //    (PolicyTraits::blocked_passes_idle), on a workload without a Machine, no pass runs
+  //    at a moment where every waiting job needs more processors than are idle;
+  //  - a pass is told what changed since the previous one when that was only arrivals
+  //    and corrections (ClusterState::since_last_pass), and a policy may continue its
+  //    previous pass (the EASY family's EasyPass::run_continued).
+  // The sweep, which reports waits and slowdowns only, turns them on.
+  bool fast_passes = false;
 };
 
 // True when this build checks the engine's invariants on every event (the library the

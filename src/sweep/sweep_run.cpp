@@ -327,6 +327,7 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
         const double c0 = thread_cpu_seconds();
         sim::SimOptions so;
         so.heel_and_toe = false;  // the sweep reports waits and slowdowns only
+        so.fast_passes = true;
         const measure::SimOutcome outcome = sim::simulate(trace.workload, *policy, so);
         const measure::Metrics metrics = measure::compute_metrics(outcome);
         const double cpu = thread_cpu_seconds() - c0;

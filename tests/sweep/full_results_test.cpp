@@ -69,6 +69,7 @@ void expect_same(const std::string& label, const std::string& path, int procs, i
     auto policy = make_policy("easy++", po);
     sim::SimOptions so;
     so.heel_and_toe = false;  // as the sweep runs it
+    so.fast_passes = true;
     const measure::Metrics m = measure::compute_metrics(sim::simulate(w, *policy, so));
     EXPECT_DOUBLE_EQ(m.avg_wait_min, p.avg_wait_min) << label << " config " << config;
     EXPECT_DOUBLE_EQ(m.avg_bsld, p.avg_bsld) << label << " config " << config;
