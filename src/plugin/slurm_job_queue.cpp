@@ -176,16 +176,20 @@ QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& befo
   const bool preemption = slurm_preemption_enabled();
   std::vector<QueueSortKey> keys;
   OwnedList made(list_create(xfree_ptr));  // one job's records, moved out at once
-  for (const std::uint32_t id : pending) {
-    if (yield) {
-      const Yield y = yield();
-      if (y == Yield::abandon) {
-        out.abandoned = true;
-        out.records.clear();
-        return out;
-      }
-      out.yielded = out.yielded || y == Yield::yielded;
+  // Gives the locks back at `point`; false when the pass is to be abandoned.
+  auto give_back = [&out](const YieldPoint& point) {
+    if (!point) return true;
+    const Yield y = point();
+    if (y == Yield::abandon) {
+      out.abandoned = true;
+      out.records.clear();
+      return false;
     }
+    out.yielded = out.yielded || y == Yield::yielded;
+    return true;
+  };
+  for (const std::uint32_t id : pending) {
+    if (!give_back(yield)) return out;
     // After a yield the job may have started, ended or been purged: found by id.
     job_record_t* job = find_job_record(id);
     if (!job || !IS_JOB_PENDING(job)) continue;
@@ -210,15 +214,7 @@ QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& befo
   }
   // Preemption: Slurm's comparator reads the job records, so they are found again by id
   // (dropped when gone or started) and sorted by sort_job_queue in one hold.
-  if (before_sort) {
-    const Yield y = before_sort();
-    if (y == Yield::abandon) {
-      out.abandoned = true;
-      out.records.clear();
-      return out;
-    }
-    out.yielded = out.yielded || y == Yield::yielded;
-  }
+  if (!give_back(before_sort)) return out;
   const auto t1 = std::chrono::steady_clock::now();
   std::unordered_set<const slurmctld_resv_t*> reservations;  // resv_ptr may have been freed
   if (out.yielded && resv_list) {
