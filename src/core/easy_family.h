@@ -46,6 +46,13 @@ struct EasyFamilyConfig {
   // Old jobs first (EasyRules::front, relative_age): keys front=off|N, oldfirst=off|PERCENT.
   int front = 0;
   int relative_age = 0;
+  // Split backfilling (EasyRules::split, split_kill, split_window): keys
+  // split=off|short|extra, splitby=pred|kill, splitn=off|N.
+  BackfillSplit split = BackfillSplit::off;
+  bool split_kill = false;
+  int split_window = 0;
+  // Coarse shortest-first (EasyRules::classes): key classes=off|F.
+  int classes = 0;
 };
 
 class EasyFamilyPolicy final : public Policy {

@@ -74,6 +74,10 @@ std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
   if (c.shortest_backfill) {
     keys.push_back({"front", "off|N"});
     keys.push_back({"oldfirst", "off|PERCENT"});
+    keys.push_back({"split", "off|short|extra"});
+    keys.push_back({"splitby", "pred|kill"});
+    keys.push_back({"splitn", "off|N"});
+    keys.push_back({"classes", "off|F"});
     keys.push_back({"age", "off|SECONDS"});
     keys.push_back({"lxfw", "off|N"});
   }
@@ -157,6 +161,32 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if ((full.front || full.relative_age) && !c.shortest_backfill) {
               throw std::invalid_argument("policy " + params.spec() +
                                           ": front= and oldfirst= reorder shortest-first "
+                                          "backfilling, which this policy does not do");
+            }
+            // Split backfilling (easy_pass.h, BackfillSplit): split=off|short|extra,
+            // splitby=pred|kill (kill needs bound=), splitn=off|N.
+            const std::string split = params.word("split", "off", {"off", "short", "extra"});
+            full.split = split == "short"   ? BackfillSplit::short_first
+                         : split == "extra" ? BackfillSplit::extra_first
+                                            : BackfillSplit::off;
+            const std::string splitby = params.word("splitby", "", {"pred", "kill"});
+            full.split_kill = splitby == "kill";
+            full.split_window = static_cast<int>(
+                params.integer_or_off("splitn", std::nullopt, 1, 1'000'000).value_or(0));
+            if ((!splitby.empty() || full.split_window) && full.split == BackfillSplit::off) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": splitby= and splitn= need split=short|extra");
+            }
+            if (full.split_kill && !slack) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": splitby=kill needs bound=SECONDS");
+            }
+            // Coarse shortest-first (easy_pass.h): classes=off|F, F >= 2.
+            full.classes = static_cast<int>(
+                params.integer_or_off("classes", std::nullopt, 2, 1'000'000).value_or(0));
+            if ((full.split != BackfillSplit::off || full.classes) && !c.shortest_backfill) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": split= and classes= change shortest-first "
                                           "backfilling, which this policy does not do");
             }
             if (params.has_keys()) full.name = params.spec();
