@@ -66,7 +66,7 @@ struct Entry {
 std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
   std::vector<PolicyKey> keys = {{"depth", "N"},
                                  {"bound", "off|SECONDS"},
-                                 {"guard", "slipped|always"},
+                                 {"guard", "slipped|always|tight"},
                                  {"starve", "off|SECONDS"},
                                  {"fair", "off|SECONDS"},
                                  {"protect", "off|N"},
@@ -103,12 +103,14 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             std::optional<std::int64_t> fallback;
             if (c.bound) fallback = c.bound->slack;
             const auto slack = params.integer_or_off("bound", fallback, 0, 100'000'000);
-            const std::string guard = params.word("guard", "", {"slipped", "always"});
+            const std::string guard = params.word("guard", "", {"slipped", "always", "tight"});
             if (!slack && !guard.empty()) {
               throw std::invalid_argument("policy " + params.spec() + ": guard=" + guard +
                                           " needs bound=SECONDS");
             }
-            const bool always = guard.empty() ? c.bound && c.bound->always : guard == "always";
+            const bool tight = guard == "tight";
+            const bool always =
+                guard.empty() ? c.bound && c.bound->always : guard == "always" || tight;
             full.bound.reset();
             // Starvation threshold (head_bound.h): starve=off|SECONDS, with bound= only.
             const auto starve = params.integer_or_off("starve", std::nullopt, 0, 100'000'000);
@@ -131,7 +133,7 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if (slack) {
               full.bound = BoundRule{*slack, always, starve ? *starve : kNever,
                                      fair ? *fair : kNever,
-                                     static_cast<int>(protect.value_or(0))};
+                                     static_cast<int>(protect.value_or(0)), tight};
             }
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
             full.age = params.integer_or_off("age", c.age, 0, 100'000'000);

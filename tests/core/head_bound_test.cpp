@@ -44,6 +44,26 @@ TEST(HeadBound, GuardAlwaysGuardsFromTheFirstPass) {
   EXPECT_EQ(b.deadline(7, 5, 20), 20);
 }
 
+TEST(HeadBound, GuardTightFollowsTheKillTimeReservationDown) {
+  // guard=tight with slack 10: head 7 first seen with kill-time start 20: promise 30,
+  // deadline min(30, 20 + 10) = 30. Jobs end early, its kill-time start is 12: deadline
+  // 12 + 10 = 22 (guard=always keeps 30). Never past the promise: start 25 -> 30.
+  HeadBound b(BoundRule{10, true, kNever, kNever, 0, true});
+  EXPECT_EQ(b.deadline(7, 5, 20), 30);
+  EXPECT_EQ(b.deadline(7, 5, 12), 22);
+  EXPECT_EQ(b.deadline(7, 5, 25), 30);
+  HeadBound always(BoundRule{10, true});
+  EXPECT_EQ(always.deadline(7, 5, 20), 30);
+  EXPECT_EQ(always.deadline(7, 5, 12), 30);
+  // Slack 0: the deadline is the head's current kill-time reservation, as EASY's shadow.
+  HeadBound easy_like(BoundRule{0, true, kNever, kNever, 0, true});
+  EXPECT_EQ(easy_like.deadline(7, 5, 20), 20);
+  EXPECT_EQ(easy_like.deadline(7, 5, 12), 12);
+  // The key: guard=tight needs a bound, like the others.
+  EXPECT_THROW(make_policy("easy++:guard=tight"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:guard=tight:split=short"));
+}
+
 // 12 processors, now 0. A (6 procs) started at 0, predicted 5, kill time 20; 6 idle.
 // H (11 procs, 10 s) does not fit: head. Predictions: 6 free on [0,5), 12 from 5: shadow 5,
 // extra 1. Kill times: 6 free on [0,20), 12 from 20: H's kill-time start is 20.

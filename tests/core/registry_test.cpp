@@ -70,7 +70,7 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
     return std::string();
   };
   EXPECT_EQ(family("timed-run"), "timed-run[:base=fcfs|easy,trial=SECONDS]");
-  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS,"
+  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always|tight,starve=off|SECONDS,"
             "fair=off|SECONDS,protect=off|N,lookahead=off|N]");
   EXPECT_EQ(family("conservative"), "conservative");
   EXPECT_EQ(family("mq-vd"), "mq-vd[:limits=SECONDS/SECONDS/...,delay=SECONDS]");
