@@ -31,6 +31,7 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
   rules_.relative_age = config_.relative_age;
   rules_.split = config_.split;
   rules_.split_kill = config_.split_kill;
+  rules_.split_safe = config_.split_safe;
   rules_.split_window = static_cast<std::size_t>(config_.split_window);
   rules_.classes = config_.classes;
   if (config_.bound) {

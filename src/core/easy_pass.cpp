@@ -237,6 +237,7 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
         const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
         if (now + runtime > shadow) return false;
         if ((guarded || rules.split_kill) && now + job.estimate > kill_reference) return false;
+        if (rules.split_safe && now + job.estimate > shadow) return false;
         return true;
       };
       const bool short_first = rules.split == BackfillSplit::short_first;

@@ -76,6 +76,10 @@ struct EasyRules {
   // (its deadline when guarded), guarded or not; needs a bound. Otherwise (splitby=pred)
   // the kill time counts only while the head is guarded.
   bool split_kill = false;
+  // split_safe (splitby=safe): a candidate ends before the head's reservation only if its
+  // kill time is no later than the head's planned start (on predictions): only jobs that
+  // cannot outlive the head's start, whatever their prediction, are taken shortest-first.
+  bool split_safe = false;
   // Extra-phase candidates only among the first `split_window` waiting jobs after the
   // head (splitn=N); 0: all.
   std::size_t split_window = 0;

@@ -75,7 +75,7 @@ std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
     keys.push_back({"front", "off|N"});
     keys.push_back({"oldfirst", "off|PERCENT"});
     keys.push_back({"split", "off|short|extra"});
-    keys.push_back({"splitby", "pred|kill"});
+    keys.push_back({"splitby", "pred|kill|safe"});
     keys.push_back({"splitn", "off|N"});
     keys.push_back({"classes", "off|F"});
     keys.push_back({"age", "off|SECONDS"});
@@ -166,13 +166,14 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
                                           "backfilling, which this policy does not do");
             }
             // Split backfilling (easy_pass.h, BackfillSplit): split=off|short|extra,
-            // splitby=pred|kill (kill needs bound=), splitn=off|N.
+            // splitby=pred|kill|safe (kill needs bound=), splitn=off|N.
             const std::string split = params.word("split", "off", {"off", "short", "extra"});
             full.split = split == "short"   ? BackfillSplit::short_first
                          : split == "extra" ? BackfillSplit::extra_first
                                             : BackfillSplit::off;
-            const std::string splitby = params.word("splitby", "", {"pred", "kill"});
+            const std::string splitby = params.word("splitby", "", {"pred", "kill", "safe"});
             full.split_kill = splitby == "kill";
+            full.split_safe = splitby == "safe";
             full.split_window = static_cast<int>(
                 params.integer_or_off("splitn", std::nullopt, 1, 1'000'000).value_or(0));
             if ((!splitby.empty() || full.split_window) && full.split == BackfillSplit::off) {

@@ -409,6 +409,13 @@ TEST(SplitBackfill, KillTimesDecideTheClassWhenGuardedOrAsked) {
             (std::vector<JobId>{5, 3}));
   EXPECT_EQ(make_policy("easy++:bound=0:split=short:splitby=kill")->plan(split_pass(150)).backfilled,
             (std::vector<JobId>{3, 5}));
+  // splitby=safe: before the head only if the kill time is by the shadow 110: N with
+  // estimate 10 (kill time 110) is, O (160) and M (130) are not: N, O; with estimate 150
+  // N is not either: O, N.
+  EXPECT_EQ(make_policy("easy++:split=short:splitby=safe")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+  EXPECT_EQ(make_policy("easy++:split=short:splitby=safe")->plan(split_pass(150)).backfilled,
+            (std::vector<JobId>{3, 5}));
   // Guarded: N's kill time 250 > deadline 200 and 4 > 2 extra on kill times: N never
   // starts. Plain shortest-first: M takes the 2 extra processors; split: O does.
   EXPECT_EQ(make_policy("easy++:bound=0:guard=always")->plan(split_pass(150)).backfilled,
