@@ -47,7 +47,7 @@ struct EasyFamilyConfig {
   int front = 0;
   int relative_age = 0;
   // Split backfilling (EasyRules::split, split_kill, split_window): keys
-  // split=off|short|extra, splitby=pred|kill|safe, splitn=off|N.
+  // split=off|short|extra|kill, splitby=pred|kill|safe, splitn=off|N.
   BackfillSplit split = BackfillSplit::off;
   bool split_kill = false;
   bool split_safe = false;

@@ -240,7 +240,7 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
         if (rules.split_safe && now + job.estimate > shadow) return false;
         return true;
       };
-      const bool short_first = rules.split == BackfillSplit::short_first;
+      const bool short_first = rules.split != BackfillSplit::extra_first;
       auto mid = std::stable_partition(candidates.begin(), candidates.end(), [&](std::uint32_t p) {
         return ends_before(p) == short_first;
       });
@@ -248,6 +248,11 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
           short_first ? std::span<std::uint32_t>(mid, candidates.end())
                       : std::span<std::uint32_t>(candidates.begin(), mid);
       std::sort(extra.begin(), extra.end());  // queue order
+      if (rules.split == BackfillSplit::short_kill) {
+        std::stable_sort(extra.begin(), extra.end(), [&](std::uint32_t a, std::uint32_t b) {
+          return waiting[a].estimate < waiting[b].estimate;
+        });
+      }
       if (rules.split_window > 0) {
         // Only the first split_window jobs after the head may take the extra processors.
         const std::size_t rank_end = std::min(positions_.size(), k + rules.split_window);

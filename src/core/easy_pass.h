@@ -40,6 +40,8 @@ enum class BackfillSplit {
   off,          // the backfill order alone (paper 000)
   short_first,  // split=short: the ending-before phase first, then the extra phase
   extra_first,  // split=extra: the extra phase (queue order) first
+  short_kill,   // split=kill: as short, but the extra phase by shortest estimate (the
+                // processors past the head's start come back soonest on kill times)
 };
 
 // Which runtime of a backfill candidate must end by the shadow time.

@@ -74,7 +74,7 @@ std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
   if (c.shortest_backfill) {
     keys.push_back({"front", "off|N"});
     keys.push_back({"oldfirst", "off|PERCENT"});
-    keys.push_back({"split", "off|short|extra"});
+    keys.push_back({"split", "off|short|extra|kill"});
     keys.push_back({"splitby", "pred|kill|safe"});
     keys.push_back({"splitn", "off|N"});
     keys.push_back({"classes", "off|F"});
@@ -165,11 +165,12 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
                                           ": front= and oldfirst= reorder shortest-first "
                                           "backfilling, which this policy does not do");
             }
-            // Split backfilling (easy_pass.h, BackfillSplit): split=off|short|extra,
+            // Split backfilling (easy_pass.h, BackfillSplit): split=off|short|extra|kill,
             // splitby=pred|kill|safe (kill needs bound=), splitn=off|N.
-            const std::string split = params.word("split", "off", {"off", "short", "extra"});
+            const std::string split = params.word("split", "off", {"off", "short", "extra", "kill"});
             full.split = split == "short"   ? BackfillSplit::short_first
                          : split == "extra" ? BackfillSplit::extra_first
+                         : split == "kill"  ? BackfillSplit::short_kill
                                             : BackfillSplit::off;
             const std::string splitby = params.word("splitby", "", {"pred", "kill", "safe"});
             full.split_kill = splitby == "kill";
@@ -178,7 +179,7 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
                 params.integer_or_off("splitn", std::nullopt, 1, 1'000'000).value_or(0));
             if ((!splitby.empty() || full.split_window) && full.split == BackfillSplit::off) {
               throw std::invalid_argument("policy " + params.spec() +
-                                          ": splitby= and splitn= need split=short|extra");
+                                          ": splitby= and splitn= need split=short|extra|kill");
             }
             if (full.split_kill && !slack) {
               throw std::invalid_argument("policy " + params.spec() +

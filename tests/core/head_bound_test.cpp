@@ -391,6 +391,15 @@ TEST(SplitBackfill, EndingBeforeTheHeadShortestFirstThenExtraInQueueOrder) {
             (std::vector<JobId>{5, 3}));
 }
 
+TEST(SplitBackfill, KillOrdersTheExtraPhaseByShortestEstimate) {
+  // split=kill: N, then the extra phase by estimate: M (30) before O (60): M takes the 2
+  // extra processors. split=short gives them to O (queue order).
+  EXPECT_EQ(make_policy("easy++:split=kill")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 4}));
+  EXPECT_EQ(make_policy("easy++:split=short")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+}
+
 TEST(SplitBackfill, WindowLimitsTheExtraPhaseToTheFirstJobsAfterTheHead) {
   // splitn=1: only X (which does not fit) may take the extra processors: just N.
   // splitn=2: X and O: N, then O.
