@@ -29,6 +29,11 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
   rules_.lookahead = static_cast<std::size_t>(config_.lookahead);
   rules_.front = static_cast<std::size_t>(config_.front);
   rules_.relative_age = config_.relative_age;
+  rules_.split = config_.split;
+  rules_.split_kill = config_.split_kill;
+  rules_.split_safe = config_.split_safe;
+  rules_.split_window = static_cast<std::size_t>(config_.split_window);
+  rules_.classes = config_.classes;
   if (config_.bound) {
     head_bound_.emplace(*config_.bound);
     rules_.bound = &*head_bound_;

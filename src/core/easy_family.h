@@ -32,7 +32,7 @@ struct EasyFamilyConfig {
   // Reservations per pass: the first `depth` blocked jobs get one (1 = EASY). Key depth=N.
   int depth = 1;
   // The bound on the head (head_bound.h); nothing: unbounded. Keys bound=off|SECONDS
-  // (the slack) and guard=slipped|always.
+  // (the slack) and guard=slipped|always|tight.
   std::optional<BoundRule> bound{};
   // With shortest_backfill: jobs waiting this long are backfilled first, in queue order
   // (AgedShortestFirst). Key age=off|SECONDS.
@@ -46,6 +46,14 @@ struct EasyFamilyConfig {
   // Old jobs first (EasyRules::front, relative_age): keys front=off|N, oldfirst=off|PERCENT.
   int front = 0;
   int relative_age = 0;
+  // Split backfilling (EasyRules::split, split_kill, split_window): keys
+  // split=off|short|extra|kill, splitby=pred|kill|safe, splitn=off|N.
+  BackfillSplit split = BackfillSplit::off;
+  bool split_kill = false;
+  bool split_safe = false;
+  int split_window = 0;
+  // Coarse shortest-first (EasyRules::classes): key classes=off|F.
+  int classes = 0;
 };
 
 class EasyFamilyPolicy final : public Policy {

@@ -29,7 +29,8 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
     plan(state, rules, decision);
     continuable_ = state.machine == nullptr && rules.depth <= 1 && rules.bound == nullptr &&
                    rules.fit == BackfillFit::prediction && rules.lookahead == 0 &&
-                   rules.front == 0 && rules.relative_age == 0 && head_ &&
+                   rules.front == 0 && rules.relative_age == 0 &&
+                   rules.split == BackfillSplit::off && rules.classes == 0 && head_ &&
                    dynamic_cast<const QueueOrder*>(rules.reservation_order) != nullptr;
     if (continuable_) head_id_ = state.waiting[head_->position].id;
     return;
@@ -151,6 +152,7 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
   // kill-time reservation cannot move later without a start, so a promise taken at a
   // later pass is no later.
   bool guarded = false;
+  Time kill_reference = kNever;  // the head's kill-time reservation (deadline if guarded)
   if (rules.bound != nullptr && head_) {
     kill_plan_.begin(state, RunningEnd::kill_time);
     for (std::size_t i = 0; i < started_.size(); ++i) {
@@ -160,11 +162,13 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     Job head = waiting[head_->position];
     head.prediction = head.estimate;  // planned for its estimate
     const EasyPlan::Slot slot = kill_plan_.head_start(head);
+    kill_reference = slot.start;
     if (auto deadline = rules.bound->deadline(head.id, head_->shadow, slot.start)) {
       // Before any reservation the kill-time plan only gains resources over time, so
       // what is free at the kill-time start stays free at a later deadline.
       kill_plan_.reserve(head, {*deadline, slot.allocation});
       guarded = true;
+      kill_reference = *deadline;
     }
     const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
     if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
@@ -188,6 +192,24 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     candidates = candidates.first(fitting);
     std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
     rules.backfill_order->arrange(state, candidates);
+    if (rules.classes > 1) {
+      // Coarse shortest-first: the class of a prediction on a log scale of base F, then
+      // queue order.
+      auto prediction_class = [&](std::uint32_t p) {
+        Time t = waiting[p].prediction;
+        int c = 0;
+        while (t >= rules.classes) {
+          t /= rules.classes;
+          ++c;
+        }
+        return c;
+      };
+      std::stable_sort(candidates.begin(), candidates.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const int ca = prediction_class(a);
+        const int cb = prediction_class(b);
+        return ca != cb ? ca < cb : a < b;
+      });
+    }
     if (rules.front > 0 || rules.relative_age > 0) {
       // Rank in reservation order of each waiting position behind the head.
       const std::size_t rank_end = rules.front > 0 ? std::min(positions_.size(), k + rules.front)
@@ -204,6 +226,47 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
       };
       auto mid = std::stable_partition(candidates.begin(), candidates.end(), old);
       std::sort(candidates.begin(), mid);  // queue order (the simulator's reservation order)
+    }
+    if (rules.split != BackfillSplit::off) {
+      // Split backfilling (BackfillSplit): the candidates ending before the head's
+      // reservation keep the backfill order; the others, in queue order, can only use
+      // the processors the reservation leaves (the extra processors).
+      const Time shadow = head_->shadow;
+      auto ends_before = [&](std::uint32_t p) {
+        const Job& job = waiting[p];
+        const Time runtime = rules.fit == BackfillFit::prediction ? job.prediction : job.estimate;
+        if (now + runtime > shadow) return false;
+        if ((guarded || rules.split_kill) && now + job.estimate > kill_reference) return false;
+        if (rules.split_safe && now + job.estimate > shadow) return false;
+        return true;
+      };
+      const bool short_first = rules.split != BackfillSplit::extra_first;
+      auto mid = std::stable_partition(candidates.begin(), candidates.end(), [&](std::uint32_t p) {
+        return ends_before(p) == short_first;
+      });
+      const std::span<std::uint32_t> extra =
+          short_first ? std::span<std::uint32_t>(mid, candidates.end())
+                      : std::span<std::uint32_t>(candidates.begin(), mid);
+      std::sort(extra.begin(), extra.end());  // queue order
+      if (rules.split == BackfillSplit::short_kill) {
+        std::stable_sort(extra.begin(), extra.end(), [&](std::uint32_t a, std::uint32_t b) {
+          return waiting[a].estimate < waiting[b].estimate;
+        });
+      }
+      if (rules.split_window > 0) {
+        // Only the first split_window jobs after the head may take the extra processors.
+        const std::size_t rank_end = std::min(positions_.size(), k + rules.split_window);
+        auto in_window = [&](std::uint32_t p) {
+          return std::find(positions_.begin() + static_cast<std::ptrdiff_t>(k),
+                           positions_.begin() + static_cast<std::ptrdiff_t>(rank_end),
+                           p) != positions_.begin() + static_cast<std::ptrdiff_t>(rank_end);
+        };
+        auto kept = std::stable_partition(extra.begin(), extra.end(), in_window);
+        const std::size_t dropped = static_cast<std::size_t>(extra.end() - kept);
+        // Move the dropped ones to the end of candidates and cut them off.
+        std::rotate(kept, extra.end(), candidates.end());
+        candidates = candidates.first(candidates.size() - dropped);
+      }
     }
   }
   for (std::uint32_t p : candidates) {

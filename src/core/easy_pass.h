@@ -29,6 +29,21 @@
 
 namespace easypp {
 
+// Split backfilling (issue 15, key split=): candidates that end before the head's
+// reservation (by prediction, and by kill time when the head is guarded) only hold
+// processors that are free again before the head starts; the others can only start in
+// the processors free beyond the head's need there (the extra processors, or on nodes
+// those the reservation leaves), which the next heads wait for. The first are taken
+// shortest-predicted-first, the second in queue order (as EASY does), so the extra
+// processors drain the front of the queue.
+enum class BackfillSplit {
+  off,          // the backfill order alone (paper 000)
+  short_first,  // split=short: the ending-before phase first, then the extra phase
+  extra_first,  // split=extra: the extra phase (queue order) first
+  short_kill,   // split=kill: as short, but the extra phase by shortest estimate (the
+                // processors past the head's start come back soonest on kill times)
+};
+
 // Which runtime of a backfill candidate must end by the shadow time.
 enum class BackfillFit {
   prediction,  // EASY, EASY++: the scheduler's prediction
@@ -56,6 +71,25 @@ struct EasyRules {
   // 0: off.
   std::size_t front = 0;
   int relative_age = 0;
+  // Split backfilling (BackfillSplit), with a shortest-first backfill order only.
+  BackfillSplit split = BackfillSplit::off;
+  // split_kill (splitby=kill): a candidate ends before the head's reservation only if its
+  // kill time (now + estimate) is also no later than the head's kill-time reservation
+  // (its deadline when guarded), guarded or not; needs a bound. Otherwise (splitby=pred)
+  // the kill time counts only while the head is guarded.
+  bool split_kill = false;
+  // split_safe (splitby=safe): a candidate ends before the head's reservation only if its
+  // kill time is no later than the head's planned start (on predictions): only jobs that
+  // cannot outlive the head's start, whatever their prediction, are taken shortest-first.
+  bool split_safe = false;
+  // Extra-phase candidates only among the first `split_window` waiting jobs after the
+  // head (splitn=N); 0: all.
+  std::size_t split_window = 0;
+  // Coarse shortest-first (classes=F): backfill candidates by prediction class on a log
+  // scale of base F (class c holds predictions in [F^c, F^(c+1)) seconds), queue order
+  // within a class; applied to the shortest-first order before front=, oldfirst= and
+  // split=. 0: off (exact shortest-first).
+  int classes = 0;
 };
 
 class EasyPass {

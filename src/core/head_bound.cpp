@@ -17,7 +17,13 @@ std::optional<Time> HeadBound::deadline(JobId head, Time planned, Time kill_time
   // Sticky: once guarded, the head stays guarded until another job is the head, so its
   // kill-time reservation never moves later again.
   if (rule_.always || planned > promise_) guarded_ = true;
+  if (rule_.tight) guarded_ = true;
   if (!guarded_) return std::nullopt;
+  if (rule_.tight) {
+    const Time follow =
+        kill_time_start > kNever - rule_.slack ? kNever : kill_time_start + rule_.slack;
+    return std::max(kill_time_start, std::min(promise_, follow));
+  }
   return std::max(promise_, kill_time_start);
 }
 

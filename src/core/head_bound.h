@@ -53,6 +53,10 @@ struct BoundRule {
   // The first `protect` waiting jobs behind the head are guarded like starved jobs,
   // whatever their wait (protect=N; 0: none): the next heads' kill-time starts hold.
   int protect = 0;
+  // guard=tight: guarded from the first pass, and the deadline follows the head's current
+  // kill-time reservation down (that plus the slack, never past the promise), as EASY's
+  // shadow time does when jobs end early; with always the deadline stays at the promise.
+  bool tight = false;
 };
 
 class HeadBound {

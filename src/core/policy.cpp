@@ -66,7 +66,7 @@ struct Entry {
 std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
   std::vector<PolicyKey> keys = {{"depth", "N"},
                                  {"bound", "off|SECONDS"},
-                                 {"guard", "slipped|always"},
+                                 {"guard", "slipped|always|tight"},
                                  {"starve", "off|SECONDS"},
                                  {"fair", "off|SECONDS"},
                                  {"protect", "off|N"},
@@ -74,6 +74,10 @@ std::vector<PolicyKey> easy_family_keys(const EasyFamilyConfig& c) {
   if (c.shortest_backfill) {
     keys.push_back({"front", "off|N"});
     keys.push_back({"oldfirst", "off|PERCENT"});
+    keys.push_back({"split", "off|short|extra|kill"});
+    keys.push_back({"splitby", "pred|kill|safe"});
+    keys.push_back({"splitn", "off|N"});
+    keys.push_back({"classes", "off|F"});
     keys.push_back({"age", "off|SECONDS"});
     keys.push_back({"lxfw", "off|N"});
   }
@@ -99,12 +103,14 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             std::optional<std::int64_t> fallback;
             if (c.bound) fallback = c.bound->slack;
             const auto slack = params.integer_or_off("bound", fallback, 0, 100'000'000);
-            const std::string guard = params.word("guard", "", {"slipped", "always"});
+            const std::string guard = params.word("guard", "", {"slipped", "always", "tight"});
             if (!slack && !guard.empty()) {
               throw std::invalid_argument("policy " + params.spec() + ": guard=" + guard +
                                           " needs bound=SECONDS");
             }
-            const bool always = guard.empty() ? c.bound && c.bound->always : guard == "always";
+            const bool tight = guard == "tight";
+            const bool always =
+                guard.empty() ? c.bound && c.bound->always : guard == "always" || tight;
             full.bound.reset();
             // Starvation threshold (head_bound.h): starve=off|SECONDS, with bound= only.
             const auto starve = params.integer_or_off("starve", std::nullopt, 0, 100'000'000);
@@ -127,7 +133,7 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if (slack) {
               full.bound = BoundRule{*slack, always, starve ? *starve : kNever,
                                      fair ? *fair : kNever,
-                                     static_cast<int>(protect.value_or(0))};
+                                     static_cast<int>(protect.value_or(0)), tight};
             }
             // Aging of shortest-first backfilling: age=off|SECONDS (job_order.h).
             full.age = params.integer_or_off("age", c.age, 0, 100'000'000);
@@ -157,6 +163,34 @@ Entry easy_family(const char* name, bool overridable, PolicyTraits traits, EasyF
             if ((full.front || full.relative_age) && !c.shortest_backfill) {
               throw std::invalid_argument("policy " + params.spec() +
                                           ": front= and oldfirst= reorder shortest-first "
+                                          "backfilling, which this policy does not do");
+            }
+            // Split backfilling (easy_pass.h, BackfillSplit): split=off|short|extra|kill,
+            // splitby=pred|kill|safe (kill needs bound=), splitn=off|N.
+            const std::string split = params.word("split", "off", {"off", "short", "extra", "kill"});
+            full.split = split == "short"   ? BackfillSplit::short_first
+                         : split == "extra" ? BackfillSplit::extra_first
+                         : split == "kill"  ? BackfillSplit::short_kill
+                                            : BackfillSplit::off;
+            const std::string splitby = params.word("splitby", "", {"pred", "kill", "safe"});
+            full.split_kill = splitby == "kill";
+            full.split_safe = splitby == "safe";
+            full.split_window = static_cast<int>(
+                params.integer_or_off("splitn", std::nullopt, 1, 1'000'000).value_or(0));
+            if ((!splitby.empty() || full.split_window) && full.split == BackfillSplit::off) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": splitby= and splitn= need split=short|extra|kill");
+            }
+            if (full.split_kill && !slack) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": splitby=kill needs bound=SECONDS");
+            }
+            // Coarse shortest-first (easy_pass.h): classes=off|F, F >= 2.
+            full.classes = static_cast<int>(
+                params.integer_or_off("classes", std::nullopt, 2, 1'000'000).value_or(0));
+            if ((full.split != BackfillSplit::off || full.classes) && !c.shortest_backfill) {
+              throw std::invalid_argument("policy " + params.spec() +
+                                          ": split= and classes= change shortest-first "
                                           "backfilling, which this policy does not do");
             }
             if (params.has_keys()) full.name = params.spec();

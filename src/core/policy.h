@@ -72,7 +72,7 @@ struct PolicyFamily {
 // std::invalid_argument naming a bad name (listing the valid ones) or a bad key=value.
 // Keys: every EASY-family name below (fcfs .. easy++-safe) takes depth=N, the
 // reservations per pass (default 1 = EASY; e.g. easy++:depth=4), and the bound on the
-// head (head_bound.h; all off by default): bound=off|SECONDS, guard=slipped|always,
+// head (head_bound.h; all off by default): bound=off|SECONDS, guard=slipped|always|tight,
 // age=off|SECONDS, lxfw=off|N (e.g. easy++:bound=0:guard=always); timed-run takes
 // base=fcfs|easy and trial=SECONDS (default easy and 90); mq, mq-vd and mq-vd0 take
 // limits=L1/L2/... (policy_families() lists them all). The names (paper 000; "+" =

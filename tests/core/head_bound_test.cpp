@@ -44,6 +44,26 @@ TEST(HeadBound, GuardAlwaysGuardsFromTheFirstPass) {
   EXPECT_EQ(b.deadline(7, 5, 20), 20);
 }
 
+TEST(HeadBound, GuardTightFollowsTheKillTimeReservationDown) {
+  // guard=tight with slack 10: head 7 first seen with kill-time start 20: promise 30,
+  // deadline min(30, 20 + 10) = 30. Jobs end early, its kill-time start is 12: deadline
+  // 12 + 10 = 22 (guard=always keeps 30). Never past the promise: start 25 -> 30.
+  HeadBound b(BoundRule{10, true, kNever, kNever, 0, true});
+  EXPECT_EQ(b.deadline(7, 5, 20), 30);
+  EXPECT_EQ(b.deadline(7, 5, 12), 22);
+  EXPECT_EQ(b.deadline(7, 5, 25), 30);
+  HeadBound always(BoundRule{10, true});
+  EXPECT_EQ(always.deadline(7, 5, 20), 30);
+  EXPECT_EQ(always.deadline(7, 5, 12), 30);
+  // Slack 0: the deadline is the head's current kill-time reservation, as EASY's shadow.
+  HeadBound easy_like(BoundRule{0, true, kNever, kNever, 0, true});
+  EXPECT_EQ(easy_like.deadline(7, 5, 20), 20);
+  EXPECT_EQ(easy_like.deadline(7, 5, 12), 12);
+  // The key: guard=tight needs a bound, like the others.
+  EXPECT_THROW(make_policy("easy++:guard=tight"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:guard=tight:split=short"));
+}
+
 // 12 processors, now 0. A (6 procs) started at 0, predicted 5, kill time 20; 6 idle.
 // H (11 procs, 10 s) does not fit: head. Predictions: 6 free on [0,5), 12 from 5: shadow 5,
 // extra 1. Kill times: 6 free on [0,20), 12 from 20: H's kill-time start is 20.
@@ -328,6 +348,137 @@ TEST(OldFirst, JobsWaitingAShareOfTheHeadsWaitGoFirst) {
             std::vector<JobId>{5});
 }
 
+// Split backfilling (keys split=, splitby=, splitn=, classes=; easy_pass.h), worked out by
+// hand. 12 processors, now 100. A (6 procs) started at 0, predicted 110, kill time 200; 6
+// idle. Queue order: H (10 procs, predicted 10, submitted 0): the head, shadow 110, extra
+// 12 - 10 = 2; on kill times it starts at 200 with 2 extra. X (12 procs, submitted 5):
+// never fits the 6 idle. O (2 procs, predicted 50, estimate 60, submitted 10): ends at
+// 150 > 110, so it can only take the extra processors. M (2 procs, predicted 20, estimate
+// 30, submitted 80): ends at 120, extra too. N (4 procs, predicted 5, submitted 95): ends
+// at 105, before the shadow; its estimate is `n_estimate` (kill time 100 + n_estimate).
+ClusterState split_pass(Time n_estimate = 10) {
+  ClusterState s;
+  s.now = 100;
+  s.procs = 12;
+  s.running = {running(1, 6, 0, 110, 200)};
+  s.waiting = {waiting(2, 10, 10, 100), waiting(6, 12, 10), waiting(3, 2, 50, 60),
+               waiting(4, 2, 20, 30), waiting(5, 4, 5, n_estimate)};
+  s.waiting[0].submit = 0;
+  s.waiting[1].submit = 5;
+  s.waiting[2].submit = 10;
+  s.waiting[3].submit = 80;
+  s.waiting[4].submit = 95;
+  return s;
+}
+
+TEST(SplitBackfill, ShortestFirstGivesTheExtraProcessorsToTheShortestNewcomer) {
+  // N (idle 6 -> 2), M (120 > 110, 2 <= extra 2: idle 0): O, the older, waits.
+  EXPECT_EQ(make_policy("easy++")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 4}));
+}
+
+TEST(SplitBackfill, EndingBeforeTheHeadShortestFirstThenExtraInQueueOrder) {
+  // split=short: N (ends by 110; idle 2), then O before M in queue order: O takes the 2
+  // extra processors (idle 0). split=extra: O first (idle 4, extra 0), M no longer fits
+  // the extra processors, N (4 <= 4 idle, ends by 110) starts.
+  EXPECT_EQ(make_policy("easy++:split=short")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+  EXPECT_EQ(make_policy("easy++:split=extra")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{3, 5}));
+  // The same with the head guarded: every kill time (N 110, O 160, M 130) is by the
+  // deadline 200, so nothing changes.
+  EXPECT_EQ(make_policy("easy++:bound=0:guard=always:split=short")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+}
+
+TEST(SplitBackfill, KillOrdersTheExtraPhaseByShortestEstimate) {
+  // split=kill: N, then the extra phase by estimate: M (30) before O (60): M takes the 2
+  // extra processors. split=short gives them to O (queue order).
+  EXPECT_EQ(make_policy("easy++:split=kill")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 4}));
+  EXPECT_EQ(make_policy("easy++:split=short")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+}
+
+TEST(SplitBackfill, WindowLimitsTheExtraPhaseToTheFirstJobsAfterTheHead) {
+  // splitn=1: only X (which does not fit) may take the extra processors: just N.
+  // splitn=2: X and O: N, then O.
+  EXPECT_EQ(make_policy("easy++:split=short:splitn=1")->plan(split_pass()).backfilled,
+            std::vector<JobId>{5});
+  EXPECT_EQ(make_policy("easy++:split=short:splitn=2")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+}
+
+TEST(SplitBackfill, KillTimesDecideTheClassWhenGuardedOrAsked) {
+  // N's estimate 150: kill time 250, past H's kill-time start 200.
+  // Not guarded (guard=slipped: planned 110 <= promise 200), split by predictions: N is
+  // before the head: N, O. splitby=kill: N is in the extra phase too: O, M (no extra
+  // left), N (ends by 110 on its prediction, 4 <= 4 idle).
+  EXPECT_EQ(make_policy("easy++:bound=0:split=short")->plan(split_pass(150)).backfilled,
+            (std::vector<JobId>{5, 3}));
+  EXPECT_EQ(make_policy("easy++:bound=0:split=short:splitby=kill")->plan(split_pass(150)).backfilled,
+            (std::vector<JobId>{3, 5}));
+  // splitby=safe: before the head only if the kill time is by the shadow 110: N with
+  // estimate 10 (kill time 110) is, O (160) and M (130) are not: N, O; with estimate 150
+  // N is not either: O, N.
+  EXPECT_EQ(make_policy("easy++:split=short:splitby=safe")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+  EXPECT_EQ(make_policy("easy++:split=short:splitby=safe")->plan(split_pass(150)).backfilled,
+            (std::vector<JobId>{3, 5}));
+  // Guarded: N's kill time 250 > deadline 200 and 4 > 2 extra on kill times: N never
+  // starts. Plain shortest-first: M takes the 2 extra processors; split: O does.
+  EXPECT_EQ(make_policy("easy++:bound=0:guard=always")->plan(split_pass(150)).backfilled,
+            std::vector<JobId>{4});
+  EXPECT_EQ(make_policy("easy++:bound=0:guard=always:split=short")->plan(split_pass(150)).backfilled,
+            std::vector<JobId>{3});
+}
+
+TEST(SplitBackfill, CoarseClassesKeepQueueOrderWithinAClass) {
+  // classes=10: N (5) in class 0, M (20) and O (50) in class 1, in queue order: N, O.
+  // classes=100: all in class 0, queue order O (idle 4, extra 0), M no, N: O, N.
+  EXPECT_EQ(make_policy("easy++:classes=10")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 3}));
+  EXPECT_EQ(make_policy("easy++:classes=100")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{3, 5}));
+  // classes=2: 5 -> 2, 20 -> 4, 50 -> 5: exact shortest-first here.
+  EXPECT_EQ(make_policy("easy++:classes=2")->plan(split_pass()).backfilled,
+            (std::vector<JobId>{5, 4}));
+}
+
+TEST(SplitBackfill, OnNodesAsOnThePool) {
+  // One node of 12 CPUs, and two of 6 (A on n0; H reserved on 6 CPUs of n0 and 4 of n1,
+  // leaving n1 2 CPUs past 110): the same decisions.
+  Machine one = Machine::single_node(12);
+  Machine two;
+  two.add_node(cpu_node("n0"));
+  two.add_node(cpu_node("n1"));
+  for (Machine* m : {&one, &two}) {
+    auto on = [m](ClusterState s) {
+      s.machine = m;
+      place(s.running[0], {{0, 6}});
+      return s;
+    };
+    EXPECT_EQ(make_policy("easy++")->plan(on(split_pass())).backfilled,
+              (std::vector<JobId>{5, 4}));
+    EXPECT_EQ(make_policy("easy++:split=short")->plan(on(split_pass())).backfilled,
+              (std::vector<JobId>{5, 3}));
+    EXPECT_EQ(make_policy("easy++:split=extra")->plan(on(split_pass())).backfilled,
+              (std::vector<JobId>{3, 5}));
+    EXPECT_EQ(make_policy("easy++:split=short:splitn=1")->plan(on(split_pass())).backfilled,
+              std::vector<JobId>{5});
+    EXPECT_EQ(make_policy("easy++:bound=0:split=short:splitby=kill")
+                  ->plan(on(split_pass(150)))
+                  .backfilled,
+              (std::vector<JobId>{3, 5}));
+    EXPECT_EQ(make_policy("easy++:bound=0:guard=always:split=short")
+                  ->plan(on(split_pass(150)))
+                  .backfilled,
+              std::vector<JobId>{3});
+    EXPECT_EQ(make_policy("easy++:classes=100")->plan(on(split_pass())).backfilled,
+              (std::vector<JobId>{3, 5}));
+  }
+}
+
 TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_THROW(make_policy("easy++:bound=-1"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:bound=soon"), std::invalid_argument);
@@ -356,6 +507,17 @@ TEST(HeadBound, KeysAreCheckedByThePolicy) {
   EXPECT_NO_THROW(make_policy("easy:lookahead=10"));
   EXPECT_NO_THROW(make_policy("easy++:bound=3600:guard=always:front=3:oldfirst=90"));
   EXPECT_NO_THROW(make_policy("easy++:lookahead=off:front=off:oldfirst=off"));
+  // Split backfilling: shortest-first only; splitby= and splitn= with split=; splitby=kill
+  // with a bound; classes=F with F >= 2.
+  EXPECT_THROW(make_policy("easy:split=short"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:split=yes"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:splitn=3"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:splitby=pred"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:split=short:splitby=kill"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy++:classes=1"), std::invalid_argument);
+  EXPECT_THROW(make_policy("easy:classes=10"), std::invalid_argument);
+  EXPECT_NO_THROW(make_policy("easy++:bound=0:split=extra:splitby=kill:splitn=5:classes=10"));
+  EXPECT_NO_THROW(make_policy("easy++:split=off:classes=off"));
   // fair= and protect= guard on kill times: they need the bound.
   EXPECT_THROW(make_policy("easy++:fair=0"), std::invalid_argument);
   EXPECT_THROW(make_policy("easy++:protect=1"), std::invalid_argument);

@@ -47,7 +47,8 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
       {"depth", "2"}, {"bound", "0"},      {"guard", "always"},      {"age", "3600"},
       {"lxfw", "20"}, {"base", "fcfs"},    {"trial", "120"},         {"limits", "60/3600"},
       {"starve", "86400"}, {"delay", "600"}, {"lookahead", "20"}, {"front", "3"},
-      {"oldfirst", "90"}, {"fair", "86400"}, {"protect", "2"}};
+      {"oldfirst", "90"}, {"fair", "86400"}, {"protect", "2"}, {"split", "short"},
+      {"splitby", "kill"}, {"splitn", "3"}, {"classes", "10"}};
   for (std::size_t i = 0; i < families.size(); ++i) {
     EXPECT_EQ(families[i].name, names[i]);
     for (const PolicyKey& k : families[i].keys) {
@@ -57,6 +58,8 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
       if (k.key == "guard" || k.key == "starve" || k.key == "fair" || k.key == "protect") {
         spec += ",bound=0";
       }
+      // these need split= (and splitby=kill a bound)
+      if (k.key == "splitby" || k.key == "splitn") spec += ",split=short,bound=0";
       EXPECT_NO_THROW(make_policy(spec)) << spec;
     }
     EXPECT_THROW(make_policy(families[i].name + ":nokey=1"), std::invalid_argument);
@@ -67,7 +70,7 @@ TEST(Registry, FamiliesListEveryNameAndItsKeys) {
     return std::string();
   };
   EXPECT_EQ(family("timed-run"), "timed-run[:base=fcfs|easy,trial=SECONDS]");
-  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always,starve=off|SECONDS,"
+  EXPECT_EQ(family("easy"), "easy[:depth=N,bound=off|SECONDS,guard=slipped|always|tight,starve=off|SECONDS,"
             "fair=off|SECONDS,protect=off|N,lookahead=off|N]");
   EXPECT_EQ(family("conservative"), "conservative");
   EXPECT_EQ(family("mq-vd"), "mq-vd[:limits=SECONDS/SECONDS/...,delay=SECONDS]");

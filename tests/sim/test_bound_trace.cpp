@@ -87,6 +87,14 @@ TEST(BoundOnTrace, KthHeadsStartByTheirPromise) {
   const Check bounded = check(w, "easy++:bound=0:guard=always");
   EXPECT_GT(bounded.heads, 1000u);
   EXPECT_EQ(bounded.broken, 0u);
+  // Split backfilling and the tight guard (deadline following the kill-time reservation
+  // down, never past the promise) keep the guarantee.
+  for (const char* keyed : {"easy++:bound=0:guard=always:split=short",
+                            "easy++:bound=0:guard=tight:split=short"}) {
+    const Check c = check(w, keyed);
+    EXPECT_GT(c.heads, 1000u) << keyed;
+    EXPECT_EQ(c.broken, 0u) << keyed;
+  }
   const Check unbounded = check(w, "easy++:bound=off");
   EXPECT_GT(unbounded.broken, 0u) << "the watcher must see unbounded EASY++ break promises";
   std::printf("KTH: %zu heads; bounded max wait %.0f min, %zu broken; unbounded %.0f min, %zu broken\n",

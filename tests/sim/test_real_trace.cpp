@@ -91,7 +91,8 @@ TEST(RealTrace, FastPassesChangeNoStartOnKth) {
   // (a continued pass must honour them or not continue).
   std::vector<std::string> names = policy_names();
   for (const char* keyed : {"easy++:lookahead=2", "easy++:front=3", "easy++:oldfirst=90",
-                            "easy++:age=21600"}) {
+                            "easy++:age=21600", "easy++:split=short", "easy++:split=extra",
+                            "easy++:classes=10"}) {
     names.emplace_back(keyed);
   }
   for (const std::string& name : names) {
