@@ -11,7 +11,7 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   if (rules.reservation_order == nullptr) {
     throw std::invalid_argument("EasyPass: rules.reservation_order is required");
   }
-  decision = Decision{};
+  decision.clear();
   continuable_ = false;
   head_.reset();
   started_.clear();
@@ -67,7 +67,7 @@ bool EasyPass::run_continued(const ClusterState& state, const EasyRules& rules,
   std::size_t h = 0;
   while (h < first && waiting[h].id != head_id_) ++h;
   if (h == first) return false;
-  decision = Decision{};
+  decision.clear();
   started_.clear();
   placements_.clear();
   reserved_.assign(1, static_cast<std::uint32_t>(h));

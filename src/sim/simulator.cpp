@@ -402,7 +402,7 @@ class Engine {
   void plan_pass() {
     state_.since_last_pass = {options_.fast_passes && !changed_since_pass_,
                               arrived_since_pass_, corrected_until_};
-    decision_ = policy_.plan(state_);
+    policy_.plan_into(state_, decision_);
     changed_since_pass_ = false;
     arrived_since_pass_ = 0;
     corrected_until_ = -1;
