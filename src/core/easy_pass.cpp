@@ -186,7 +186,11 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     }
     decision.examined += static_cast<int>(candidates.size());
     candidates = candidates.first(fitting);
-    std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
+    // arrange() expects queue order; positions_ is in queue order already unless the
+    // reservation order moved it.
+    if (!std::is_sorted(candidates.begin(), candidates.end())) {
+      std::sort(candidates.begin(), candidates.end());
+    }
     rules.backfill_order->arrange(state, candidates);
     if (rules.front > 0 || rules.relative_age > 0) {
       // Rank in reservation order of each waiting position behind the head.
