@@ -123,6 +123,11 @@ class EasyPlan {
   void add_pending();
   int idle_ = 0;
   std::vector<AvailabilityProfile::Busy> busy_;  // ends counted and started (any order)
+  // begin(state, predicted) on a state that keeps its running jobs' predicted ends sorted
+  // (ClusterState::has_predicted_ends): those ends are not copied into busy_ but read
+  // from there, once add_pending() has counted them (`sorted_counted_`).
+  const std::vector<ClusterState::PredictedEnd>* sorted_ = nullptr;
+  bool sorted_counted_ = false;
   Time pool_earliest_start(int procs);
   int pool_free_at(Time t) const;
   bool reserved_ = false;

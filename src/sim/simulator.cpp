@@ -78,6 +78,7 @@ class Engine {
         jobs_(workload.jobs.size()) {
     state_.procs = workload.procs;
     state_.machine = workload.machine.get();
+    state_.ends_of = &state_.running;  // kept sorted: add_end, remove_end
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
     skip_blocked_ = options.fast_passes && policy.traits().blocked_passes_idle &&
                     state_.machine == nullptr;
@@ -240,9 +241,46 @@ class Engine {
     }
   }
 
+  // ClusterState::predicted_ends, latest (end, job) first: a running job's entry comes
+  // with its start, moves with each correction and goes with its end or kill.
+  static bool end_before(const ClusterState::PredictedEnd& a, const ClusterState::PredictedEnd& b) {
+    return a.end != b.end ? a.end > b.end : a.job > b.job;
+  }
+  void add_end(const RunningJob& rj) {
+    const ClusterState::PredictedEnd e{rj.predicted_end(), rj.job.id, rj.job.procs};
+    auto& ends = state_.predicted_ends;
+    ends.insert(std::upper_bound(ends.begin(), ends.end(), e, end_before), e);
+  }
+  std::vector<ClusterState::PredictedEnd>::iterator find_end(Time end, JobId id) {
+    auto& ends = state_.predicted_ends;
+    auto it = std::lower_bound(ends.begin(), ends.end(), ClusterState::PredictedEnd{end, id, 0},
+                               end_before);
+    if (it == ends.end() || it->end != end || it->job != id) [[unlikely]] ends_out_of_step(id);
+    return it;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void ends_out_of_step(JobId id) const {
+    fail(policy_name_, state_.now, "predicted ends out of step at job " + std::to_string(id));
+  }
+  void remove_end(Time end, JobId id) { state_.predicted_ends.erase(find_end(end, id)); }
+
+  // A correction moves an end later, towards the front: the entries between shift back.
+  void move_end(Time before, const RunningJob& rj) {
+    auto& ends = state_.predicted_ends;
+    const auto from = find_end(before, rj.job.id);
+    const ClusterState::PredictedEnd e{rj.predicted_end(), rj.job.id, rj.job.procs};
+    if (!end_before(e, *from)) {
+      fail(policy_name_, state_.now, "a correction moved job " + std::to_string(rj.job.id) +
+                                         "'s end earlier");
+    }
+    const auto to = std::upper_bound(ends.begin(), from, e, end_before);
+    std::move_backward(to, from, from + 1);
+    *to = e;
+  }
+
   void remove_running(std::uint32_t i) {
     JobState& js = jobs_[i];
     auto pos = static_cast<std::size_t>(js.run_pos);
+    remove_end(state_.running[pos].predicted_end(), state_.running[pos].job.id);
     if (pos + 1 != state_.running.size()) {
       state_.running[pos] = std::move(state_.running.back());
       jobs_[index_of(state_.running[pos].job.id)].run_pos = static_cast<std::int32_t>(pos);
@@ -298,7 +336,9 @@ class Engine {
     JobState& js = jobs_[e.job];
     if (js.status != Status::running || js.version != e.version) return;
     RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
+    const Time end_before_correction = rj.predicted_end();
     if (!ledger_.correct(rj, state_.now)) return;
+    move_end(end_before_correction, rj);
     corrected_until_ = std::max(corrected_until_, rj.predicted_end());
     observer_->prediction_changed(e.job, rj.job.prediction, state_.now);
     const bool was_under = js.underpredicted;
@@ -367,6 +407,7 @@ class Engine {
       count_waiting(w.procs, -1);
       js.run_pos = static_cast<std::int32_t>(state_.running.size());
       state_.running.push_back(RunningJob{w, now, js.allocation});
+      add_end(state_.running.back());
       used_procs_ += w.procs;
       if (js.allocation) take_nodes(w.id, *js.allocation);
       observer_->started(i, w, now, js.end);
@@ -545,6 +586,16 @@ class Engine {
     if (under != underpredicted_running_) {
       fail(policy_name_, state_.now, "underpredicted-running count out of step");
     }
+    std::vector<ClusterState::PredictedEnd> ends;
+    for (const RunningJob& rj : state_.running) ends.push_back({rj.predicted_end(), rj.job.id, rj.job.procs});
+    std::sort(ends.begin(), ends.end(), end_before);
+    bool same = state_.has_predicted_ends();
+    for (std::size_t k = 0; same && k < ends.size(); ++k) {
+      const auto& a = ends[k];
+      const auto& b = state_.predicted_ends[k];
+      same = a.end == b.end && a.job == b.job && a.procs == b.procs;
+    }
+    if (!same) fail(policy_name_, state_.now, "predicted ends out of step with the running jobs");
     for (std::size_t k = 1; k < state_.waiting.size(); ++k) {
       const Job& a = state_.waiting[k - 1];
       const Job& b = state_.waiting[k];
