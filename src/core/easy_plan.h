@@ -61,6 +61,13 @@ class EasyPlan {
   bool may_fit_now(const Job& job) {
     return on_nodes() ? may_fit_now_on_nodes(job) : job.procs <= idle_;
   }
+  // A necessary test that stays false for the rest of the pass once false: on the pool,
+  // fits_now(job, end) itself (idle and extra processors only shrink as jobs start, the
+  // shadow time stays), on nodes may_fit_now(job). Filters backfill candidates before
+  // they are ordered.
+  bool may_ever_fit_now(const Job& job, Time end) {
+    return on_nodes() ? may_fit_now_on_nodes(job) : fits_pool(job.procs, end);
+  }
   // Where `job` can start now and run until `end` without delaying what is planned
   // (a reservation: on the pool, end <= shadow time or procs <= extra).
   std::optional<Placement> fits_now(const Job& job, Time end) {
