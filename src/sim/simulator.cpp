@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <ctime>
 #include <cmath>
@@ -82,7 +83,10 @@ class Engine {
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
     skip_blocked_ = options.fast_passes && policy.traits().blocked_passes_idle &&
                     state_.machine == nullptr;
-    if (skip_blocked_) waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
+    if (skip_blocked_) {
+      waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
+      waiting_sizes_.assign(waiting_by_procs_.size() / 64 + 1, 0);
+    }
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const SimJob& s = workload.jobs[i];
       jobs_[i].runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
@@ -185,9 +189,21 @@ class Engine {
     if (!skip_blocked_) return false;
     const int idle = state_.procs - used_procs_;
     if (idle >= static_cast<int>(waiting_by_procs_.size()) - 1) return false;
-    while (smallest_waiting_ < idle && waiting_by_procs_[smallest_waiting_] == 0)
-      ++smallest_waiting_;
-    return smallest_waiting_ > idle;
+    if (smallest_waiting_ >= idle) return smallest_waiting_ > idle;
+    // Up to the first size in use, but not past `idle` (a scan of the sizes one by one
+    // once; the words of waiting_sizes_ now).
+    smallest_waiting_ = std::min(first_size_in_use(smallest_waiting_), idle);
+    return false;
+  }
+  // The smallest bucket from `from` on with a waiting job (the number of buckets if none).
+  int first_size_in_use(int from) const {
+    std::size_t w = static_cast<std::size_t>(from) / 64;
+    std::uint64_t bits = waiting_sizes_[w] & (~std::uint64_t{0} << (from % 64));
+    while (bits == 0) {
+      if (++w == waiting_sizes_.size()) return static_cast<int>(waiting_by_procs_.size());
+      bits = waiting_sizes_[w];
+    }
+    return static_cast<int>(w * 64) + std::countr_zero(bits);
   }
   // Counts waiting jobs by processors (jobs larger than the machine, or below one, in the
   // end buckets); smallest_waiting_ is at most the smallest count in use.
@@ -195,7 +211,9 @@ class Engine {
     if (!skip_blocked_) return;
     const std::size_t top = waiting_by_procs_.size() - 1;
     const std::size_t b = procs < 0 ? 0 : std::min(static_cast<std::size_t>(procs), top);
+    const bool was_used = waiting_by_procs_[b] != 0;
     waiting_by_procs_[b] += delta;
+    if (was_used != (waiting_by_procs_[b] != 0)) waiting_sizes_[b / 64] ^= std::uint64_t{1} << (b % 64);
     if (delta > 0) smallest_waiting_ = std::min(smallest_waiting_, static_cast<int>(b));
   }
 
@@ -621,6 +639,7 @@ class Engine {
   // SimOptions::skip_blocked_passes: waiting jobs by processors (blocked()).
   bool skip_blocked_ = false;
   std::vector<int> waiting_by_procs_;
+  std::vector<std::uint64_t> waiting_sizes_;  // bit b: waiting_by_procs_[b] > 0
   int smallest_waiting_ = 0;
   // SimOptions::fast_passes: what happened since the last pass (arrivals only, or more).
   bool changed_since_pass_ = true;
