@@ -44,6 +44,19 @@ struct Decision {
   // How many waiting jobs the pass examined (sdiag's "depth"): every job it looked at
   // before stopping (a pass stops early once no processor is idle).
   int examined = 0;
+
+  // Back to a fresh Decision's contents, keeping the vectors' buffers (a driver that
+  // plans many passes reuses one Decision: Policy::plan_into).
+  void clear() {
+    start.clear();
+    start_allocations.clear();
+    backfilled.clear();
+    reservations.clear();
+    planned_reservations.clear();
+    kill_requeue.clear();
+    wake_at.reset();
+    examined = 0;
+  }
 };
 
 }  // namespace easypp

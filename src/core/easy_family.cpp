@@ -42,12 +42,17 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
 
 Decision EasyFamilyPolicy::plan(const ClusterState& state) {
   Decision decision;
+  plan_into(state, decision);
+  return decision;
+}
+
+void EasyFamilyPolicy::plan_into(const ClusterState& state, Decision& decision) {
   // A pass after arrivals and corrections only may continue the last one
   // (EasyPass::run_continued): the running jobs' predicted ends are corrected when
   // reached, and double booking needs the full pass's starts.
   if (state.since_last_pass.known && config_.traits.correct_predictions &&
       !config_.double_booking && pass_.run_continued(state, rules_, decision)) {
-    return decision;
+    return;
   }
   pass_.run(state, rules_, decision);
   if (config_.double_booking && pass_.head()) {
@@ -55,7 +60,6 @@ Decision EasyFamilyPolicy::plan(const ClusterState& state) {
     decision.planned_reservations = decision.reservations;
     decision.reservations[0].start = estimate_based_start(state, head, decision);
   }
-  return decision;
 }
 
 Time EasyFamilyPolicy::estimate_based_start(const ClusterState& state, const Job& head,

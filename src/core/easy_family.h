@@ -62,6 +62,7 @@ class EasyFamilyPolicy final : public Policy {
   std::string_view name() const override { return config_.name; }
   const PolicyTraits& traits() const override { return config_.traits; }
   Decision plan(const ClusterState& state) override;
+  void plan_into(const ClusterState& state, Decision& decision) override;
 
  private:
   // The head's earliest start on kill times: running jobs end by start + estimate, jobs

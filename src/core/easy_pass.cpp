@@ -11,7 +11,7 @@ void EasyPass::run(const ClusterState& state, const EasyRules& rules, Decision& 
   if (rules.reservation_order == nullptr) {
     throw std::invalid_argument("EasyPass: rules.reservation_order is required");
   }
-  decision = Decision{};
+  decision.clear();
   continuable_ = false;
   head_.reset();
   started_.clear();
@@ -68,7 +68,7 @@ bool EasyPass::run_continued(const ClusterState& state, const EasyRules& rules,
   std::size_t h = 0;
   while (h < first && waiting[h].id != head_id_) ++h;
   if (h == first) return false;
-  decision = Decision{};
+  decision.clear();
   started_.clear();
   placements_.clear();
   reserved_.assign(1, static_cast<std::uint32_t>(h));
@@ -80,14 +80,14 @@ bool EasyPass::run_continued(const ClusterState& state, const EasyRules& rules,
   decision.examined = static_cast<int>(arrived);
   if (rules.backfill_order == nullptr || plan_.full()) return true;
   std::span<std::uint32_t> candidates(positions_);
+  const Time now = state.now;
   if (rules.backfill_order != rules.reservation_order) {
     std::size_t fitting = 0;
     for (std::uint32_t p : candidates)
-      if (plan_.may_fit_now(waiting[p])) candidates[fitting++] = p;
+      if (plan_.may_ever_fit_now(waiting[p], now + waiting[p].prediction)) candidates[fitting++] = p;
     candidates = candidates.first(fitting);
     rules.backfill_order->arrange(state, candidates);
   }
-  const Time now = state.now;
   for (std::uint32_t p : candidates) {
     if (plan_.full()) break;
     const Job& job = waiting[p];
@@ -181,16 +181,23 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
   }
   const bool counted = rules.backfill_order != rules.reservation_order;
   if (counted) {
-    // Only jobs that fit the idle processors now can start in this pass (idle only
-    // shrinks), so order just those: on a full machine that is a handful, not the queue.
+    // Only jobs that fit now can start in this pass (idle and extra processors only
+    // shrink), so order just those: on a full machine that is a handful, not the queue.
+    const bool by_prediction = rules.fit == BackfillFit::prediction;
     std::size_t fitting = 0;
     for (std::uint32_t p : candidates) {
-      require_plannable(waiting[p]);
-      if (plan_.may_fit_now(waiting[p])) candidates[fitting++] = p;
+      const Job& job = waiting[p];
+      require_plannable(job);
+      const Time end = now + (by_prediction ? job.prediction : job.estimate);
+      if (plan_.may_ever_fit_now(job, end)) candidates[fitting++] = p;
     }
     decision.examined += static_cast<int>(candidates.size());
     candidates = candidates.first(fitting);
-    std::sort(candidates.begin(), candidates.end());  // arrange() expects queue order
+    // arrange() expects queue order; positions_ is in queue order already unless the
+    // reservation order moved it.
+    if (!std::is_sorted(candidates.begin(), candidates.end())) {
+      std::sort(candidates.begin(), candidates.end());
+    }
     rules.backfill_order->arrange(state, candidates);
     if (rules.classes > 1) {
       // Coarse shortest-first: the class of a prediction on a log scale of base F, then

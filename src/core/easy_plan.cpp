@@ -9,6 +9,8 @@ namespace easypp {
 void EasyPlan::begin(const ClusterState& state) {
   state_ = &state;
   pending_.reset();
+  sorted_ = nullptr;
+  sorted_counted_ = false;
   idle_ = state.procs;
   busy_.clear();
   reserved_ = false;
@@ -47,10 +49,16 @@ void EasyPlan::begin(const ClusterState& state, RunningEnd end) {
   // Their ends join the plan only if a head is planned (most passes start what fits or
   // nothing); the profile does not depend on the order of its entries.
   pending_ = end;
+  if (end == RunningEnd::predicted && state.has_predicted_ends()) sorted_ = &state.predicted_ends;
 }
 
 void EasyPlan::add_pending() {
   if (!pending_) return;
+  if (sorted_ != nullptr) {
+    sorted_counted_ = true;  // read in place, already sorted
+    pending_.reset();
+    return;
+  }
   const bool predicted = *pending_ == RunningEnd::predicted;
   for (const RunningJob& r : state_->running)
     busy_.push_back({predicted ? r.predicted_end() : r.kill_time(), r.job.procs});
@@ -121,6 +129,34 @@ void EasyPlan::keep(const RunningJob& r, Time end) { start(r.job, r.allocation, 
 Time EasyPlan::pool_earliest_start(int procs) {
   if (procs > state_->procs) return kNever;
   const Time now = this->now();
+  if (sorted_counted_) {
+    // The same answer by walking the ends in order: the running jobs' (sorted) merged
+    // with this pass's starts (a few, sorted here); the first end by which enough are
+    // free (an end already past counts as now).
+    std::int64_t need = procs - idle_;
+    if (need <= 0) return now;
+    std::sort(busy_.begin(), busy_.end(),
+              [](const AvailabilityProfile::Busy& a, const AvailabilityProfile::Busy& b) {
+                return a.end < b.end;
+              });
+    auto r = sorted_->rbegin();  // earliest end first
+    const auto r_end = sorted_->rend();
+    auto b = busy_.begin();
+    while (r != r_end || b != busy_.end()) {
+      Time t;
+      if (b == busy_.end() || (r != r_end && r->end <= b->end)) {
+        t = r->end;
+        need -= r->procs;
+        ++r;
+      } else {
+        t = b->end;
+        need -= b->procs;
+        ++b;
+      }
+      if (need <= 0) return std::max(t, now);
+    }
+    return kNever;  // unreachable: every processor is free once all ends are past
+  }
   auto first = busy_.begin();
   auto last = busy_.end();
   std::int64_t need = procs - idle_;
@@ -158,6 +194,11 @@ int EasyPlan::pool_free_at(Time t) const {
   int free = idle_;
   for (const AvailabilityProfile::Busy& b : busy_)
     if (b.end <= until) free += b.procs;
+  if (sorted_counted_) {
+    for (auto e = sorted_->rbegin(); e != sorted_->rend() && e->end <= until; ++e) {
+      free += e->procs;
+    }
+  }
   return free;
 }
 

@@ -61,6 +61,13 @@ class EasyPlan {
   bool may_fit_now(const Job& job) {
     return on_nodes() ? may_fit_now_on_nodes(job) : job.procs <= idle_;
   }
+  // A necessary test that stays false for the rest of the pass once false: on the pool,
+  // fits_now(job, end) itself (idle and extra processors only shrink as jobs start, the
+  // shadow time stays), on nodes may_fit_now(job). Filters backfill candidates before
+  // they are ordered.
+  bool may_ever_fit_now(const Job& job, Time end) {
+    return on_nodes() ? may_fit_now_on_nodes(job) : fits_pool(job.procs, end);
+  }
   // Where `job` can start now and run until `end` without delaying what is planned
   // (a reservation: on the pool, end <= shadow time or procs <= extra).
   std::optional<Placement> fits_now(const Job& job, Time end) {
@@ -123,6 +130,11 @@ class EasyPlan {
   void add_pending();
   int idle_ = 0;
   std::vector<AvailabilityProfile::Busy> busy_;  // ends counted and started (any order)
+  // begin(state, predicted) on a state that keeps its running jobs' predicted ends sorted
+  // (ClusterState::has_predicted_ends): those ends are not copied into busy_ but read
+  // from there, once add_pending() has counted them (`sorted_counted_`).
+  const std::vector<ClusterState::PredictedEnd>* sorted_ = nullptr;
+  bool sorted_counted_ = false;
   Time pool_earliest_start(int procs);
   int pool_free_at(Time t) const;
   bool reserved_ = false;

@@ -87,6 +87,23 @@ struct ClusterState {
     Time corrected_until = -1;
   };
   Changes since_last_pass;
+  // The running jobs' predicted ends (start + prediction), latest first (equal ends:
+  // larger job id first; the ends coming soonest, which ends and corrections take
+  // away, sit at the back), where the driver keeps them so across passes (the
+  // simulator); valid only while
+  // `ends_of` is this state's own `running` (a copy of the state, or a driver that does
+  // not keep them, leaves it unusable: null or another vector). EasyPlan then finds the
+  // head's start by walking them instead of selecting among all ends each pass.
+  struct PredictedEnd {
+    Time end = 0;
+    JobId job = 0;
+    int procs = 0;
+  };
+  std::vector<PredictedEnd> predicted_ends;
+  const std::vector<RunningJob>* ends_of = nullptr;
+  bool has_predicted_ends() const {
+    return ends_of == &running && predicted_ends.size() == running.size();
+  }
 };
 
 // Throws std::invalid_argument naming the job (id=..., procs=...) if a policy cannot plan

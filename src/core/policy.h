@@ -47,6 +47,10 @@ class Policy {
   // Plan one scheduling pass. Must not keep references into `state`. Policies reuse
   // scratch buffers across passes: one object per thread (or per partition).
   virtual Decision plan(const ClusterState& state) = 0;
+  // The same pass, written into `out` (whatever it held before is replaced). A policy may
+  // reuse `out`'s buffers; the simulator keeps one Decision across its passes. The
+  // default assigns plan(state).
+  virtual void plan_into(const ClusterState& state, Decision& out) { out = plan(state); }
 };
 
 struct PolicyOptions {

@@ -34,6 +34,29 @@ Distribution distribution_of(std::vector<double>& values) {
   return d;
 }
 
+WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome, const MetricsOptions& options) {
+  WaitAndSlowdown out;
+  const auto jobs = static_cast<std::int64_t>(outcome.jobs.size());
+  const auto warmup = static_cast<std::int64_t>(
+      std::floor(static_cast<double>(jobs) * options.warmup_fraction));
+  double wait_sum = 0, bsld_sum = 0;
+  std::int64_t counted = 0;
+  for (const JobOutcome& j : outcome.jobs) {
+    if (j.end_rank < warmup || j.end > outcome.last_arrival) continue;
+    ++counted;
+    const double wait = static_cast<double>(j.start - j.submit);
+    const double run = static_cast<double>(j.runtime);
+    wait_sum += wait;
+    bsld_sum += std::max(1.0, (wait + run) / std::max(10.0, run));
+  }
+  if (counted > 0) {
+    const double n = static_cast<double>(counted);
+    out.avg_wait_min = wait_sum / n / 60.0;
+    out.avg_bsld = bsld_sum / n;
+  }
+  return out;
+}
+
 Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options) {
   Metrics m;
   m.jobs = static_cast<std::int64_t>(outcome.jobs.size());

@@ -63,6 +63,15 @@ Distribution distribution_of(std::vector<double>& values);
 
 Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options = {});
 
+// Only compute_metrics' avg_wait_min and avg_bsld (the sweep's two numbers), the same
+// jobs summed in the same order, so both are bit for bit compute_metrics' own.
+struct WaitAndSlowdown {
+  double avg_wait_min = 0;
+  double avg_bsld = 0;
+};
+WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome,
+                                      const MetricsOptions& options = {});
+
 }  // namespace easypp::measure
 
 #endif

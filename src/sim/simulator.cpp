@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <ctime>
 #include <cmath>
@@ -78,10 +79,14 @@ class Engine {
         jobs_(workload.jobs.size()) {
     state_.procs = workload.procs;
     state_.machine = workload.machine.get();
+    state_.ends_of = &state_.running;  // kept sorted: add_end, remove_end
     if (state_.machine) node_used_.assign(state_.machine->nodes().size(), Resources{});
     skip_blocked_ = options.fast_passes && policy.traits().blocked_passes_idle &&
                     state_.machine == nullptr;
-    if (skip_blocked_) waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
+    if (skip_blocked_) {
+      waiting_by_procs_.assign(static_cast<std::size_t>(state_.procs) + 2, 0);
+      waiting_sizes_.assign(waiting_by_procs_.size() / 64 + 1, 0);
+    }
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const SimJob& s = workload.jobs[i];
       jobs_[i].runtime = options.runtime == RuntimeMode::cap ? std::min(s.runtime, s.job.estimate)
@@ -184,9 +189,21 @@ class Engine {
     if (!skip_blocked_) return false;
     const int idle = state_.procs - used_procs_;
     if (idle >= static_cast<int>(waiting_by_procs_.size()) - 1) return false;
-    while (smallest_waiting_ < idle && waiting_by_procs_[smallest_waiting_] == 0)
-      ++smallest_waiting_;
-    return smallest_waiting_ > idle;
+    if (smallest_waiting_ >= idle) return smallest_waiting_ > idle;
+    // Up to the first size in use, but not past `idle` (a scan of the sizes one by one
+    // once; the words of waiting_sizes_ now).
+    smallest_waiting_ = std::min(first_size_in_use(smallest_waiting_), idle);
+    return false;
+  }
+  // The smallest bucket from `from` on with a waiting job (the number of buckets if none).
+  int first_size_in_use(int from) const {
+    std::size_t w = static_cast<std::size_t>(from) / 64;
+    std::uint64_t bits = waiting_sizes_[w] & (~std::uint64_t{0} << (from % 64));
+    while (bits == 0) {
+      if (++w == waiting_sizes_.size()) return static_cast<int>(waiting_by_procs_.size());
+      bits = waiting_sizes_[w];
+    }
+    return static_cast<int>(w * 64) + std::countr_zero(bits);
   }
   // Counts waiting jobs by processors (jobs larger than the machine, or below one, in the
   // end buckets); smallest_waiting_ is at most the smallest count in use.
@@ -194,7 +211,9 @@ class Engine {
     if (!skip_blocked_) return;
     const std::size_t top = waiting_by_procs_.size() - 1;
     const std::size_t b = procs < 0 ? 0 : std::min(static_cast<std::size_t>(procs), top);
+    const bool was_used = waiting_by_procs_[b] != 0;
     waiting_by_procs_[b] += delta;
+    if (was_used != (waiting_by_procs_[b] != 0)) waiting_sizes_[b / 64] ^= std::uint64_t{1} << (b % 64);
     if (delta > 0) smallest_waiting_ = std::min(smallest_waiting_, static_cast<int>(b));
   }
 
@@ -240,9 +259,46 @@ class Engine {
     }
   }
 
+  // ClusterState::predicted_ends, latest (end, job) first: a running job's entry comes
+  // with its start, moves with each correction and goes with its end or kill.
+  static bool end_before(const ClusterState::PredictedEnd& a, const ClusterState::PredictedEnd& b) {
+    return a.end != b.end ? a.end > b.end : a.job > b.job;
+  }
+  void add_end(const RunningJob& rj) {
+    const ClusterState::PredictedEnd e{rj.predicted_end(), rj.job.id, rj.job.procs};
+    auto& ends = state_.predicted_ends;
+    ends.insert(std::upper_bound(ends.begin(), ends.end(), e, end_before), e);
+  }
+  std::vector<ClusterState::PredictedEnd>::iterator find_end(Time end, JobId id) {
+    auto& ends = state_.predicted_ends;
+    auto it = std::lower_bound(ends.begin(), ends.end(), ClusterState::PredictedEnd{end, id, 0},
+                               end_before);
+    if (it == ends.end() || it->end != end || it->job != id) [[unlikely]] ends_out_of_step(id);
+    return it;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void ends_out_of_step(JobId id) const {
+    fail(policy_name_, state_.now, "predicted ends out of step at job " + std::to_string(id));
+  }
+  void remove_end(Time end, JobId id) { state_.predicted_ends.erase(find_end(end, id)); }
+
+  // A correction moves an end later, towards the front: the entries between shift back.
+  void move_end(Time before, const RunningJob& rj) {
+    auto& ends = state_.predicted_ends;
+    const auto from = find_end(before, rj.job.id);
+    const ClusterState::PredictedEnd e{rj.predicted_end(), rj.job.id, rj.job.procs};
+    if (!end_before(e, *from)) {
+      fail(policy_name_, state_.now, "a correction moved job " + std::to_string(rj.job.id) +
+                                         "'s end earlier");
+    }
+    const auto to = std::upper_bound(ends.begin(), from, e, end_before);
+    std::move_backward(to, from, from + 1);
+    *to = e;
+  }
+
   void remove_running(std::uint32_t i) {
     JobState& js = jobs_[i];
     auto pos = static_cast<std::size_t>(js.run_pos);
+    remove_end(state_.running[pos].predicted_end(), state_.running[pos].job.id);
     if (pos + 1 != state_.running.size()) {
       state_.running[pos] = std::move(state_.running.back());
       jobs_[index_of(state_.running[pos].job.id)].run_pos = static_cast<std::int32_t>(pos);
@@ -298,7 +354,9 @@ class Engine {
     JobState& js = jobs_[e.job];
     if (js.status != Status::running || js.version != e.version) return;
     RunningJob& rj = state_.running[static_cast<std::size_t>(js.run_pos)];
+    const Time end_before_correction = rj.predicted_end();
     if (!ledger_.correct(rj, state_.now)) return;
+    move_end(end_before_correction, rj);
     corrected_until_ = std::max(corrected_until_, rj.predicted_end());
     observer_->prediction_changed(e.job, rj.job.prediction, state_.now);
     const bool was_under = js.underpredicted;
@@ -367,6 +425,7 @@ class Engine {
       count_waiting(w.procs, -1);
       js.run_pos = static_cast<std::int32_t>(state_.running.size());
       state_.running.push_back(RunningJob{w, now, js.allocation});
+      add_end(state_.running.back());
       used_procs_ += w.procs;
       if (js.allocation) take_nodes(w.id, *js.allocation);
       observer_->started(i, w, now, js.end);
@@ -402,7 +461,7 @@ class Engine {
   void plan_pass() {
     state_.since_last_pass = {options_.fast_passes && !changed_since_pass_,
                               arrived_since_pass_, corrected_until_};
-    decision_ = policy_.plan(state_);
+    policy_.plan_into(state_, decision_);
     changed_since_pass_ = false;
     arrived_since_pass_ = 0;
     corrected_until_ = -1;
@@ -545,6 +604,16 @@ class Engine {
     if (under != underpredicted_running_) {
       fail(policy_name_, state_.now, "underpredicted-running count out of step");
     }
+    std::vector<ClusterState::PredictedEnd> ends;
+    for (const RunningJob& rj : state_.running) ends.push_back({rj.predicted_end(), rj.job.id, rj.job.procs});
+    std::sort(ends.begin(), ends.end(), end_before);
+    bool same = state_.has_predicted_ends();
+    for (std::size_t k = 0; same && k < ends.size(); ++k) {
+      const auto& a = ends[k];
+      const auto& b = state_.predicted_ends[k];
+      same = a.end == b.end && a.job == b.job && a.procs == b.procs;
+    }
+    if (!same) fail(policy_name_, state_.now, "predicted ends out of step with the running jobs");
     for (std::size_t k = 1; k < state_.waiting.size(); ++k) {
       const Job& a = state_.waiting[k - 1];
       const Job& b = state_.waiting[k];
@@ -570,6 +639,7 @@ class Engine {
   // SimOptions::skip_blocked_passes: waiting jobs by processors (blocked()).
   bool skip_blocked_ = false;
   std::vector<int> waiting_by_procs_;
+  std::vector<std::uint64_t> waiting_sizes_;  // bit b: waiting_by_procs_[b] > 0
   int smallest_waiting_ = 0;
   // SimOptions::fast_passes: what happened since the last pass (arrivals only, or more).
   bool changed_since_pass_ = true;

@@ -329,7 +329,7 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
         so.heel_and_toe = false;  // the sweep reports waits and slowdowns only
         so.fast_passes = true;
         const measure::SimOutcome outcome = sim::simulate(trace.workload, *policy, so);
-        const measure::Metrics metrics = measure::compute_metrics(outcome);
+        const measure::WaitAndSlowdown metrics = measure::average_wait_and_bsld(outcome);
         const double cpu = thread_cpu_seconds() - c0;
         const double wall = seconds_since(t0);
         std::vector<ResultRow> rows;

@@ -70,9 +70,14 @@ void expect_same(const std::string& label, const std::string& path, int procs, i
     sim::SimOptions so;
     so.heel_and_toe = false;  // as the sweep runs it
     so.fast_passes = true;
-    const measure::Metrics m = measure::compute_metrics(sim::simulate(w, *policy, so));
+    const measure::SimOutcome outcome = sim::simulate(w, *policy, so);
+    const measure::Metrics m = measure::compute_metrics(outcome);
     EXPECT_DOUBLE_EQ(m.avg_wait_min, p.avg_wait_min) << label << " config " << config;
     EXPECT_DOUBLE_EQ(m.avg_bsld, p.avg_bsld) << label << " config " << config;
+    // The sweep's own two averages (average_wait_and_bsld) are compute_metrics' bit for bit.
+    const measure::WaitAndSlowdown s = measure::average_wait_and_bsld(outcome);
+    EXPECT_EQ(s.avg_wait_min, m.avg_wait_min) << label << " config " << config;
+    EXPECT_EQ(s.avg_bsld, m.avg_bsld) << label << " config " << config;
   }
 }
 
