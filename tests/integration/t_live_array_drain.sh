@@ -3,8 +3,9 @@
 # sched/backfill (issue 14, must-show 4 and 9). 16 nodes x 8 CPUs (128 tasks at a time),
 # one array of 2,000 one-CPU tasks (sleep 1, 1-min limit); measured: seconds from sbatch
 # until no task is pending or running (1 s resolution; at least 16 waves of 1 s), the best
-# of two arrays in a row on the same testbed (one drain on a shared 2-core machine varied by
-# 5 s between runs). Each scheduler's figure goes to RESULTS/t_live_array_drain/drain.txt.
+# of three arrays in a row on the same testbed (one drain on a shared 2-core machine varied by
+# 5 s between runs, and by 113-133 s for the same scheduler under the load a full live run
+# leaves; best of two failed once so, 129 vs 113 s, and passed on rerun, 119 vs 119 s). Each scheduler's figure goes to RESULTS/t_live_array_drain/drain.txt.
 # sched/easypp passes if
 # it takes at most 10% (+2 s, the polling resolution) longer than sched/backfill measured
 # earlier in the same run (LIVE_SCHEDULERS order); without that baseline it only drains.
@@ -17,7 +18,7 @@ drain_file=$RESULTS/$TEST_NAME/drain.txt
 case_array_drain() {
   live_up --nodes 16 --cpus 8 --max-jobs 10000
   local arr t0 t1 left secs='' base round
-  for round in 1 2; do
+  for round in 1 2 3; do
     t0=$(date +%s)
     arr=$(sbatch --parsable -o /dev/null -J ARR -n 1 -t 1 --array="1-$tasks" --wrap 'sleep 1') \
       || fail "sbatch --array=1-$tasks failed"
@@ -32,7 +33,7 @@ case_array_drain() {
     if [ -z "$secs" ] || [ $(( t1 - t0 )) -lt "$secs" ]; then secs=$(( t1 - t0 )); fi
   done
   echo "$LIVE_SCHED $secs" >> "$drain_file"
-  note "$tasks tasks drained in ${secs}s under $LIVE_SCHED (best of 2)"
+  note "$tasks tasks drained in ${secs}s under $LIVE_SCHED (best of 3)"
   if [ "$LIVE_SCHED" = sched/easypp ]; then
     base=$(awk '$1 == "sched/backfill" {print $2}' "$drain_file")
     if [ -n "$base" ]; then
