@@ -34,20 +34,36 @@ Distribution distribution_of(std::vector<double>& values) {
   return d;
 }
 
+namespace {
+
+// The jobs both averages count (after the warm-up, ended by the last arrival) and the
+// bounded slowdown (10-second bound): one definition for compute_metrics and the sweep's
+// lean average_wait_and_bsld, which must agree bit for bit.
+std::int64_t warmup_jobs(const SimOutcome& outcome, const MetricsOptions& options) {
+  return static_cast<std::int64_t>(
+      std::floor(static_cast<double>(outcome.jobs.size()) * options.warmup_fraction));
+}
+bool counted_job(const JobOutcome& j, std::int64_t warmup, Time last_arrival) {
+  return j.end_rank >= warmup && j.end <= last_arrival;
+}
+double bounded_slowdown(double wait, double run) {
+  return std::max(1.0, (wait + run) / std::max(10.0, run));
+}
+
+}  // namespace
+
 WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome, const MetricsOptions& options) {
   WaitAndSlowdown out;
-  const auto jobs = static_cast<std::int64_t>(outcome.jobs.size());
-  const auto warmup = static_cast<std::int64_t>(
-      std::floor(static_cast<double>(jobs) * options.warmup_fraction));
+  const std::int64_t warmup = warmup_jobs(outcome, options);
   double wait_sum = 0, bsld_sum = 0;
   std::int64_t counted = 0;
   for (const JobOutcome& j : outcome.jobs) {
-    if (j.end_rank < warmup || j.end > outcome.last_arrival) continue;
+    if (!counted_job(j, warmup, outcome.last_arrival)) continue;
     ++counted;
     const double wait = static_cast<double>(j.start - j.submit);
     const double run = static_cast<double>(j.runtime);
     wait_sum += wait;
-    bsld_sum += std::max(1.0, (wait + run) / std::max(10.0, run));
+    bsld_sum += bounded_slowdown(wait, run);
   }
   if (counted > 0) {
     const double n = static_cast<double>(counted);
@@ -60,8 +76,7 @@ WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome, const MetricsOp
 Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options) {
   Metrics m;
   m.jobs = static_cast<std::int64_t>(outcome.jobs.size());
-  const auto warmup = static_cast<std::int64_t>(
-      std::floor(static_cast<double>(m.jobs) * options.warmup_fraction));
+  const std::int64_t warmup = warmup_jobs(outcome, options);
 
   double wait_sum = 0, bsld_sum = 0, sd_sum = 0, acc_sum = 0;
   std::vector<double> corrections, diffs, delays;
@@ -74,11 +89,11 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
     const double wait = static_cast<double>(j.start - j.submit);
     m.max_wait_min = std::max(m.max_wait_min, wait / 60.0);
     m.restarts += j.restarts;
-    if (j.end_rank < warmup || j.end > outcome.last_arrival) continue;
+    if (!counted_job(j, warmup, outcome.last_arrival)) continue;
     ++m.counted;
     const double run = static_cast<double>(j.runtime);
     wait_sum += wait;
-    bsld_sum += std::max(1.0, (wait + run) / std::max(10.0, run));
+    bsld_sum += bounded_slowdown(wait, run);
     sd_sum += (wait + run) / std::max(1.0, run);
     const auto c = static_cast<std::size_t>(classes.of(j.runtime));
     class_sum[c] += (wait + run) / std::max(1.0, run);
