@@ -199,37 +199,41 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
       std::sort(candidates.begin(), candidates.end());
     }
     rules.backfill_order->arrange(state, candidates);
+    // Whether waiting position p is among the first n behind the head in reservation
+    // order (front=, splitn=): a scan of n entries, n a small key value, for the few
+    // candidates that fit now.
+    auto among_first = [&](std::uint32_t p, std::size_t n) {
+      const auto first = positions_.begin() + static_cast<std::ptrdiff_t>(k);
+      const auto last = first + static_cast<std::ptrdiff_t>(std::min(n, positions_.size() - k));
+      return std::find(first, last, p) != last;
+    };
     if (rules.classes > 1) {
       // Coarse shortest-first: the class of a prediction on a log scale of base F, then
-      // queue order.
-      auto prediction_class = [&](std::uint32_t p) {
+      // queue order. Each candidate's class is computed once and packed above its
+      // position (classes < 64), so one sort of the keys gives the order.
+      class_keys_.clear();
+      for (std::uint32_t p : candidates) {
         Time t = waiting[p].prediction;
-        int c = 0;
+        std::uint64_t c = 0;
         while (t >= rules.classes) {
           t /= rules.classes;
           ++c;
         }
-        return c;
-      };
-      std::stable_sort(candidates.begin(), candidates.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const int ca = prediction_class(a);
-        const int cb = prediction_class(b);
-        return ca != cb ? ca < cb : a < b;
-      });
+        class_keys_.push_back(c << 32 | p);
+      }
+      std::sort(class_keys_.begin(), class_keys_.end());
+      for (std::size_t i = 0; i < class_keys_.size(); ++i) {
+        candidates[i] = static_cast<std::uint32_t>(class_keys_[i]);
+      }
     }
     if (rules.front > 0 || rules.relative_age > 0) {
-      // Rank in reservation order of each waiting position behind the head.
-      const std::size_t rank_end = rules.front > 0 ? std::min(positions_.size(), k + rules.front)
-                                                   : k;
       const Time head_wait = now - waiting[head_->position].submit;
       auto old = [&](std::uint32_t p) {
         if (rules.relative_age > 0 && head_wait > 0 &&
             (now - waiting[p].submit) * 100 >= head_wait * rules.relative_age) {
           return true;
         }
-        return std::find(positions_.begin() + static_cast<std::ptrdiff_t>(k),
-                         positions_.begin() + static_cast<std::ptrdiff_t>(rank_end),
-                         p) != positions_.begin() + static_cast<std::ptrdiff_t>(rank_end);
+        return rules.front > 0 && among_first(p, rules.front);
       };
       auto mid = std::stable_partition(candidates.begin(), candidates.end(), old);
       std::sort(candidates.begin(), mid);  // queue order (the simulator's reservation order)
@@ -262,12 +266,7 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
       }
       if (rules.split_window > 0) {
         // Only the first split_window jobs after the head may take the extra processors.
-        const std::size_t rank_end = std::min(positions_.size(), k + rules.split_window);
-        auto in_window = [&](std::uint32_t p) {
-          return std::find(positions_.begin() + static_cast<std::ptrdiff_t>(k),
-                           positions_.begin() + static_cast<std::ptrdiff_t>(rank_end),
-                           p) != positions_.begin() + static_cast<std::ptrdiff_t>(rank_end);
-        };
+        auto in_window = [&](std::uint32_t p) { return among_first(p, rules.split_window); };
         auto kept = std::stable_partition(extra.begin(), extra.end(), in_window);
         const std::size_t dropped = static_cast<std::size_t>(extra.end() - kept);
         // Move the dropped ones to the end of candidates and cut them off.

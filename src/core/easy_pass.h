@@ -131,6 +131,7 @@ class EasyPass {
   std::vector<std::uint32_t> started_;
   std::vector<EasyPlan::Placement> placements_;  // of started_ (null on the pool)
   std::vector<std::uint32_t> reserved_;
+  std::vector<std::uint64_t> class_keys_;  // classes=: (class, position) of the candidates
   std::optional<Head> head_;
   // run_arrivals() may continue the last pass: its head's id.
   bool continuable_ = false;
