@@ -334,9 +334,11 @@ expect_head_kept() {   # BLOCKER LIMIT HEAD NODES [LATER...]
   [ "$planned" -le $(( $(job_start "$blocker") + limit * 60 + 5 )) ] \
     || fail "the head's planned start $(date -d "@$planned" +%T) is after the blocker's limit ends ($(date -d "@$(( $(job_start "$blocker") + limit * 60 ))" +%T))"
   note "ok: squeue --start showed the head at $(date -d "@$planned" +%T)"
-  wait_state "$head" RUNNING 15
+  # Generous: under a full live run's load one scontrol call can take seconds, and what
+  # is checked is that the head, not a later job, gets the nodes.
+  wait_state "$head" RUNNING 30
   started=$(job_start "$head")
-  [ $(( started - ended )) -le 10 ] || fail "the head started $(( started - ended ))s after the blocker ended"
+  [ $(( started - ended )) -le 20 ] || fail "the head started $(( started - ended ))s after the blocker ended"
   [ "$nodes" = - ] || assert_eq "$nodes" "$(job_field "$head" NodeList)" "the head's nodes"
   for j in "${later_jobs[@]}"; do
     assert_eq PENDING "$(job_field "$j" JobState)" "$(job_field "$j" JobName) (job $j) when the head has started"
