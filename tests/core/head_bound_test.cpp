@@ -15,6 +15,11 @@
 namespace easypp {
 namespace {
 
+// The jobs a fresh policy of SPEC backfills in one pass on STATE, in start order.
+std::vector<JobId> backfilled(const std::string& spec, const ClusterState& state) {
+  return make_policy(spec)->plan(state).backfilled;
+}
+
 using test::backfills;
 using test::running;
 using test::starts;
@@ -125,7 +130,7 @@ TEST(HeadBound, SlippedHeadIsGuardedOnTheSecondPass) {
   auto unbounded = make_policy("easy++:bound=off");
   unbounded->plan(first_pass());
   EXPECT_EQ(unbounded->plan(second_pass()).backfilled, std::vector<JobId>{4});
-  EXPECT_EQ(make_policy("easy++:bound=0")->plan(second_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:bound=0", second_pass()),
             std::vector<JobId>{4});
 }
 
@@ -325,26 +330,26 @@ TEST(OldFirst, LookaheadLimitsTheCandidatesToTheFirstJobsAfterTheHead) {
   // Window 1: only X, which does not fit: nothing starts. Window 2: X and O: O starts,
   // N is outside it.
   EXPECT_TRUE(make_policy("easy++:lookahead=1")->plan(newcomer_pass()).start.empty());
-  EXPECT_EQ(make_policy("easy++:lookahead=2")->plan(newcomer_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:lookahead=2", newcomer_pass()),
             std::vector<JobId>{4});
-  EXPECT_EQ(make_policy("easy++:lookahead=3")->plan(newcomer_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:lookahead=3", newcomer_pass()),
             std::vector<JobId>{5});
 }
 
 TEST(OldFirst, FrontJobsGoFirstInQueueOrder) {
   // front=1: X first (does not fit), then shortest first: N. front=2: X, O, then N: O.
-  EXPECT_EQ(make_policy("easy++:front=1")->plan(newcomer_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:front=1", newcomer_pass()),
             std::vector<JobId>{5});
-  EXPECT_EQ(make_policy("easy++:front=2")->plan(newcomer_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:front=2", newcomer_pass()),
             std::vector<JobId>{4});
 }
 
 TEST(OldFirst, JobsWaitingAShareOfTheHeadsWaitGoFirst) {
   // The head has waited 100. oldfirst=90: X (95) and O (90) are old: O starts.
   // oldfirst=91: only X (95): then N, shortest first.
-  EXPECT_EQ(make_policy("easy++:oldfirst=90")->plan(newcomer_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:oldfirst=90", newcomer_pass()),
             std::vector<JobId>{4});
-  EXPECT_EQ(make_policy("easy++:oldfirst=91")->plan(newcomer_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:oldfirst=91", newcomer_pass()),
             std::vector<JobId>{5});
 }
 
@@ -373,7 +378,7 @@ ClusterState split_pass(Time n_estimate = 10) {
 
 TEST(SplitBackfill, ShortestFirstGivesTheExtraProcessorsToTheShortestNewcomer) {
   // N (idle 6 -> 2), M (120 > 110, 2 <= extra 2: idle 0): O, the older, waits.
-  EXPECT_EQ(make_policy("easy++")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++", split_pass()),
             (std::vector<JobId>{5, 4}));
 }
 
@@ -381,31 +386,31 @@ TEST(SplitBackfill, EndingBeforeTheHeadShortestFirstThenExtraInQueueOrder) {
   // split=short: N (ends by 110; idle 2), then O before M in queue order: O takes the 2
   // extra processors (idle 0). split=extra: O first (idle 4, extra 0), M no longer fits
   // the extra processors, N (4 <= 4 idle, ends by 110) starts.
-  EXPECT_EQ(make_policy("easy++:split=short")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=short", split_pass()),
             (std::vector<JobId>{5, 3}));
-  EXPECT_EQ(make_policy("easy++:split=extra")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=extra", split_pass()),
             (std::vector<JobId>{3, 5}));
   // The same with the head guarded: every kill time (N 110, O 160, M 130) is by the
   // deadline 200, so nothing changes.
-  EXPECT_EQ(make_policy("easy++:bound=0:guard=always:split=short")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:bound=0:guard=always:split=short", split_pass()),
             (std::vector<JobId>{5, 3}));
 }
 
 TEST(SplitBackfill, KillOrdersTheExtraPhaseByShortestEstimate) {
   // split=kill: N, then the extra phase by estimate: M (30) before O (60): M takes the 2
   // extra processors. split=short gives them to O (queue order).
-  EXPECT_EQ(make_policy("easy++:split=kill")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=kill", split_pass()),
             (std::vector<JobId>{5, 4}));
-  EXPECT_EQ(make_policy("easy++:split=short")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=short", split_pass()),
             (std::vector<JobId>{5, 3}));
 }
 
 TEST(SplitBackfill, WindowLimitsTheExtraPhaseToTheFirstJobsAfterTheHead) {
   // splitn=1: only X (which does not fit) may take the extra processors: just N.
   // splitn=2: X and O: N, then O.
-  EXPECT_EQ(make_policy("easy++:split=short:splitn=1")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=short:splitn=1", split_pass()),
             std::vector<JobId>{5});
-  EXPECT_EQ(make_policy("easy++:split=short:splitn=2")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=short:splitn=2", split_pass()),
             (std::vector<JobId>{5, 3}));
 }
 
@@ -414,34 +419,34 @@ TEST(SplitBackfill, KillTimesDecideTheClassWhenGuardedOrAsked) {
   // Not guarded (guard=slipped: planned 110 <= promise 200), split by predictions: N is
   // before the head: N, O. splitby=kill: N is in the extra phase too: O, M (no extra
   // left), N (ends by 110 on its prediction, 4 <= 4 idle).
-  EXPECT_EQ(make_policy("easy++:bound=0:split=short")->plan(split_pass(150)).backfilled,
+  EXPECT_EQ(backfilled("easy++:bound=0:split=short", split_pass(150)),
             (std::vector<JobId>{5, 3}));
-  EXPECT_EQ(make_policy("easy++:bound=0:split=short:splitby=kill")->plan(split_pass(150)).backfilled,
+  EXPECT_EQ(backfilled("easy++:bound=0:split=short:splitby=kill", split_pass(150)),
             (std::vector<JobId>{3, 5}));
   // splitby=safe: before the head only if the kill time is by the shadow 110: N with
   // estimate 10 (kill time 110) is, O (160) and M (130) are not: N, O; with estimate 150
   // N is not either: O, N.
-  EXPECT_EQ(make_policy("easy++:split=short:splitby=safe")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=short:splitby=safe", split_pass()),
             (std::vector<JobId>{5, 3}));
-  EXPECT_EQ(make_policy("easy++:split=short:splitby=safe")->plan(split_pass(150)).backfilled,
+  EXPECT_EQ(backfilled("easy++:split=short:splitby=safe", split_pass(150)),
             (std::vector<JobId>{3, 5}));
   // Guarded: N's kill time 250 > deadline 200 and 4 > 2 extra on kill times: N never
   // starts. Plain shortest-first: M takes the 2 extra processors; split: O does.
-  EXPECT_EQ(make_policy("easy++:bound=0:guard=always")->plan(split_pass(150)).backfilled,
+  EXPECT_EQ(backfilled("easy++:bound=0:guard=always", split_pass(150)),
             std::vector<JobId>{4});
-  EXPECT_EQ(make_policy("easy++:bound=0:guard=always:split=short")->plan(split_pass(150)).backfilled,
+  EXPECT_EQ(backfilled("easy++:bound=0:guard=always:split=short", split_pass(150)),
             std::vector<JobId>{3});
 }
 
 TEST(SplitBackfill, CoarseClassesKeepQueueOrderWithinAClass) {
   // classes=10: N (5) in class 0, M (20) and O (50) in class 1, in queue order: N, O.
   // classes=100: all in class 0, queue order O (idle 4, extra 0), M no, N: O, N.
-  EXPECT_EQ(make_policy("easy++:classes=10")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:classes=10", split_pass()),
             (std::vector<JobId>{5, 3}));
-  EXPECT_EQ(make_policy("easy++:classes=100")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:classes=100", split_pass()),
             (std::vector<JobId>{3, 5}));
   // classes=2: 5 -> 2, 20 -> 4, 50 -> 5: exact shortest-first here.
-  EXPECT_EQ(make_policy("easy++:classes=2")->plan(split_pass()).backfilled,
+  EXPECT_EQ(backfilled("easy++:classes=2", split_pass()),
             (std::vector<JobId>{5, 4}));
 }
 
@@ -458,13 +463,13 @@ TEST(SplitBackfill, OnNodesAsOnThePool) {
       place(s.running[0], {{0, 6}});
       return s;
     };
-    EXPECT_EQ(make_policy("easy++")->plan(on(split_pass())).backfilled,
+    EXPECT_EQ(backfilled("easy++", on(split_pass())),
               (std::vector<JobId>{5, 4}));
-    EXPECT_EQ(make_policy("easy++:split=short")->plan(on(split_pass())).backfilled,
+    EXPECT_EQ(backfilled("easy++:split=short", on(split_pass())),
               (std::vector<JobId>{5, 3}));
-    EXPECT_EQ(make_policy("easy++:split=extra")->plan(on(split_pass())).backfilled,
+    EXPECT_EQ(backfilled("easy++:split=extra", on(split_pass())),
               (std::vector<JobId>{3, 5}));
-    EXPECT_EQ(make_policy("easy++:split=short:splitn=1")->plan(on(split_pass())).backfilled,
+    EXPECT_EQ(backfilled("easy++:split=short:splitn=1", on(split_pass())),
               std::vector<JobId>{5});
     EXPECT_EQ(make_policy("easy++:bound=0:split=short:splitby=kill")
                   ->plan(on(split_pass(150)))
@@ -474,7 +479,7 @@ TEST(SplitBackfill, OnNodesAsOnThePool) {
                   ->plan(on(split_pass(150)))
                   .backfilled,
               std::vector<JobId>{3});
-    EXPECT_EQ(make_policy("easy++:classes=100")->plan(on(split_pass())).backfilled,
+    EXPECT_EQ(backfilled("easy++:classes=100", on(split_pass())),
               (std::vector<JobId>{3, 5}));
   }
 }
