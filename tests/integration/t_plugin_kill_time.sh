@@ -3,10 +3,12 @@
 # user, then a job of theirs runs 60 s under a 3 min limit. easy++ plans it as a 10 s job,
 # corrects the prediction when it outlives it, and the job runs to COMPLETED with its
 # limit untouched. A whole-node job waits behind it, so every pass plans the partition
-# (and corrects the running job's prediction).
+# (and corrects the running job's prediction). Slurm's main scheduler is off
+# (sched_interval=-1), as in t_plugin_fig5: otherwise it may start the job on submission
+# before a pass has traced its prediction.
 . "$(dirname "$0")/lib.sh"
 need_plugin
-tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params easypp_policy=easy++,easypp_debug=1,easypp_interval=1
+tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params sched_interval=-1,easypp_policy=easy++,easypp_debug=1,easypp_interval=1
 log=$TB_DIR/log/slurmctld.log
 
 h1=$(tb_submit 1 3 hist "sleep 10")
