@@ -386,8 +386,9 @@ live_up() {   # [contrib/testbed up options...]
 # fail it (strict), so whoever fixes the scheduler also deletes the line. The assertions
 # themselves are the acceptance criteria of issue 14; never weaken them instead.
 LIVE_EXPECTED_FAILURES=(
-  # 22.05's slurmctld refuses het job submissions unless SchedulerType=sched/backfill
-  # (proc_req.c, _sched_backfill); no sched plugin of another name can run them.
+  # slurmctld (22.05 and 24.11) refuses het job submissions unless
+  # SchedulerType=sched/backfill (proc_req.c, _sched_backfill); no sched plugin of
+  # another name can run them.
   "t_live_het_job sched/easypp"
 )
 # LIVE_STRICT=1 ignores the list (every failure fails).

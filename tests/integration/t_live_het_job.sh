@@ -14,7 +14,7 @@ case_het_job() {
   a=$(tb_submit 1 1 A 'sleep 10' -w n1)
   wait_state "$a" RUNNING 20
   mkdir -p "$TB_DIR/out"
-  # 22.05's slurmctld refuses het jobs unless SchedulerType is sched/backfill
+  # slurmctld (22.05 and 24.11) refuses het jobs unless SchedulerType is sched/backfill
   # (proc_req.c, _sched_backfill: "rejected as sched/backfill is not configured").
   out=$(sbatch --parsable -o "$TB_DIR/out/%j.out" -J HET -t 2 -N 1 -n 4 : -N 1 -n 4 --wrap 'sleep 5' 2>&1) \
     || fail "sbatch of the het job failed: $out"
