@@ -1,5 +1,5 @@
 #!/bin/bash
-# sched/easypp starts heterogeneous jobs (issue 14, point 4). slurmctld 22.05 refuses to
+# sched/easypp starts heterogeneous jobs (issue 14, point 4). slurmctld (22.05, 24.11) refuses to
 # accept a het job unless SchedulerType=sched/backfill (proc_req.c, _sched_backfill), and
 # its main scheduler never starts one; but a cluster switching from sched/backfill to
 # sched/easypp keeps the het jobs it had. This test submits two held het jobs under
