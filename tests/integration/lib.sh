@@ -315,10 +315,9 @@ assert_stays() {   # JOB STATE SECONDS [WHY]
 # unless that is '-', and every LATER job is still pending then. With HEAD_TICK=FN, FN runs
 # once a second while BLOCKER runs and may append jobs to later_jobs (a stream of jobs).
 expect_head_kept() {   # BLOCKER LIMIT HEAD NODES [LATER...]
-  local blocker=$1 limit=$2 head=$3 nodes=$4 tick=${HEAD_TICK:-} planned='' ended started j
+  local blocker=$1 limit=$2 head=$3 nodes=$4 tick=${HEAD_TICK:-} planned='' ended started j broken
   shift 4
   local later_jobs=("$@")
-  local broken
   while job_running "$blocker"; do
     [ -z "$tick" ] || "$tick"
     broken=
