@@ -39,12 +39,14 @@ namespace {
 // The jobs both averages count (after the warm-up, ended by the last arrival) and the
 // bounded slowdown (10-second bound): one definition for compute_metrics and the sweep's
 // lean average_wait_and_bsld, which must agree bit for bit.
-std::int64_t warmup_jobs(const SimOutcome& outcome, const MetricsOptions& options) {
-  return static_cast<std::int64_t>(
-      std::floor(static_cast<double>(outcome.jobs.size()) * options.warmup_fraction));
+std::int64_t warmup_jobs(std::size_t jobs, const MetricsOptions& options) {
+  return static_cast<std::int64_t>(std::floor(static_cast<double>(jobs) * options.warmup_fraction));
+}
+bool counted_job(std::int64_t end_rank, Time end, std::int64_t warmup, Time last_arrival) {
+  return end_rank >= warmup && end <= last_arrival;
 }
 bool counted_job(const JobOutcome& j, std::int64_t warmup, Time last_arrival) {
-  return j.end_rank >= warmup && j.end <= last_arrival;
+  return counted_job(j.end_rank, j.end, warmup, last_arrival);
 }
 double bounded_slowdown(double wait, double run) {
   return std::max(1.0, (wait + run) / std::max(10.0, run));
@@ -53,22 +55,31 @@ double bounded_slowdown(double wait, double run) {
 }  // namespace
 
 WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome, const MetricsOptions& options) {
+  WaitAndSlowdownSum sum(outcome.jobs.size(), outcome.last_arrival, options);
+  for (const JobOutcome& j : outcome.jobs) sum.add(j.submit, j.start, j.end, j.runtime, j.end_rank);
+  return sum.result();
+}
+
+WaitAndSlowdownSum::WaitAndSlowdownSum(std::size_t jobs, Time last_arrival,
+                                       const MetricsOptions& options)
+    : warmup_(warmup_jobs(jobs, options)), last_arrival_(last_arrival) {}
+
+void WaitAndSlowdownSum::add(Time submit, Time start, Time end, Time runtime,
+                             std::int64_t end_rank) {
+  if (!counted_job(end_rank, end, warmup_, last_arrival_)) return;
+  ++counted_;
+  const double wait = static_cast<double>(start - submit);
+  const double run = static_cast<double>(runtime);
+  wait_sum_ += wait;
+  bsld_sum_ += bounded_slowdown(wait, run);
+}
+
+WaitAndSlowdown WaitAndSlowdownSum::result() const {
   WaitAndSlowdown out;
-  const std::int64_t warmup = warmup_jobs(outcome, options);
-  double wait_sum = 0, bsld_sum = 0;
-  std::int64_t counted = 0;
-  for (const JobOutcome& j : outcome.jobs) {
-    if (!counted_job(j, warmup, outcome.last_arrival)) continue;
-    ++counted;
-    const double wait = static_cast<double>(j.start - j.submit);
-    const double run = static_cast<double>(j.runtime);
-    wait_sum += wait;
-    bsld_sum += bounded_slowdown(wait, run);
-  }
-  if (counted > 0) {
-    const double n = static_cast<double>(counted);
-    out.avg_wait_min = wait_sum / n / 60.0;
-    out.avg_bsld = bsld_sum / n;
+  if (counted_ > 0) {
+    const double n = static_cast<double>(counted_);
+    out.avg_wait_min = wait_sum_ / n / 60.0;
+    out.avg_bsld = bsld_sum_ / n;
   }
   return out;
 }
@@ -76,7 +87,7 @@ WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome, const MetricsOp
 Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options) {
   Metrics m;
   m.jobs = static_cast<std::int64_t>(outcome.jobs.size());
-  const std::int64_t warmup = warmup_jobs(outcome, options);
+  const std::int64_t warmup = warmup_jobs(outcome.jobs.size(), options);
 
   double wait_sum = 0, bsld_sum = 0, sd_sum = 0, acc_sum = 0;
   std::vector<double> corrections, diffs, delays;

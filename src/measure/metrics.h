@@ -72,6 +72,22 @@ struct WaitAndSlowdown {
 WaitAndSlowdown average_wait_and_bsld(const SimOutcome& outcome,
                                       const MetricsOptions& options = {});
 
+// The same two averages summed one job at a time, for observers that keep no
+// SimOutcome (wait_recorder.h): add every job in workload order, then result().
+class WaitAndSlowdownSum {
+ public:
+  WaitAndSlowdownSum(std::size_t jobs, Time last_arrival, const MetricsOptions& options = {});
+  // end_rank: the job's position among terminations (-1: it never ended).
+  void add(Time submit, Time start, Time end, Time runtime, std::int64_t end_rank);
+  WaitAndSlowdown result() const;
+
+ private:
+  std::int64_t warmup_ = 0;
+  Time last_arrival_ = 0;
+  double wait_sum_ = 0, bsld_sum_ = 0;
+  std::int64_t counted_ = 0;
+};
+
 }  // namespace easypp::measure
 
 #endif
