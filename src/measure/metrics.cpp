@@ -37,8 +37,9 @@ Distribution distribution_of(std::vector<double>& values) {
 namespace {
 
 // The jobs both averages count (after the warm-up, ended by the last arrival) and the
-// bounded slowdown (10-second bound): one definition for compute_metrics and the sweep's
-// lean average_wait_and_bsld, which must agree bit for bit.
+// bounded slowdown (10-second bound): one definition for compute_metrics and
+// WaitAndSlowdownSum (average_wait_and_bsld, the sweep's WaitRecorder), which must agree
+// bit for bit.
 std::int64_t warmup_jobs(std::size_t jobs, const MetricsOptions& options) {
   return static_cast<std::int64_t>(std::floor(static_cast<double>(jobs) * options.warmup_fraction));
 }

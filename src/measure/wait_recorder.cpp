@@ -2,8 +2,8 @@
 
 namespace easypp::measure {
 
-WaitRecorder::WaitRecorder(std::span<const Time> submits, Time last_arrival)
-    : submits_(submits), last_arrival_(last_arrival), ended_(submits_.size()) {}
+WaitRecorder::WaitRecorder(std::span<const Time> submits)
+    : submits_(submits), ended_(submits_.size()) {}
 
 void WaitRecorder::ended(std::uint32_t i, const Job& /*job*/, Time start, Time now,
                          bool /*killed_at_limit*/) {
@@ -11,7 +11,8 @@ void WaitRecorder::ended(std::uint32_t i, const Job& /*job*/, Time start, Time n
 }
 
 WaitAndSlowdown WaitRecorder::average(const MetricsOptions& options) const {
-  WaitAndSlowdownSum sum(ended_.size(), last_arrival_, options);
+  // The last arrival as the simulator's outcome has it (its workload's last submit).
+  WaitAndSlowdownSum sum(ended_.size(), submits_.empty() ? 0 : submits_.back(), options);
   // A job's final run lasts its runtime under the run's runtime mode (what OutcomeRecorder
   // records as JobOutcome::runtime), so end - start stands for it. Jobs that never ended
   // (rank -1) are not counted, whatever their times.

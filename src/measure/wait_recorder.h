@@ -3,7 +3,7 @@
 // reports those two numbers does not build the papers' full per-job outcomes.
 // average() sums the same jobs in the same order as average_wait_and_bsld on an
 // OutcomeRecorder's outcome of the same run, so both are bit for bit equal
-// (tests/measure/wait_recorder_test.cpp).
+// (tests/sim/test_wait_recorder.cpp).
 #ifndef EASYPP_MEASURE_WAIT_RECORDER_H
 #define EASYPP_MEASURE_WAIT_RECORDER_H
 
@@ -18,10 +18,10 @@ namespace easypp::measure {
 
 class WaitRecorder final : public RunObserver {
  public:
-  // `submits`: each job's submit time, by workload index (kept by reference: it must
-  // outlive the recorder); `last_arrival`: the last one (jobs ending after it are left
-  // out, as in compute_metrics).
-  WaitRecorder(std::span<const Time> submits, Time last_arrival);
+  // `submits`: each job's submit time, by workload index, in arrival order (kept by
+  // reference: it must outlive the recorder). Jobs ending after the last arrival are left
+  // out, as in compute_metrics.
+  explicit WaitRecorder(std::span<const Time> submits);
 
   void event() override {}
   void arrived(std::uint32_t, const Job&, Time) override {}
@@ -40,7 +40,6 @@ class WaitRecorder final : public RunObserver {
     std::int64_t rank = -1;  // -1: never ended
   };
   std::span<const Time> submits_;
-  Time last_arrival_ = 0;
   std::vector<Ended> ended_;
   std::int64_t ends_ = 0;
 };

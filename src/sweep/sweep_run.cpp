@@ -82,11 +82,10 @@ struct LoadedTrace {
   // What the sweep's two averages need of the workload besides each run's starts and ends
   // (measure::WaitRecorder), built once per trace.
   std::vector<Time> submits;
-  Time last_arrival = 0;
 };
 
 LoadedTrace load_trace(const TraceInput& input, std::size_t max_jobs) {
-  LoadedTrace t{input, {}, {}, 0};
+  LoadedTrace t{input, {}, {}};
   sim::WorkloadOptions wo;
   wo.procs = input.procs;
   try {
@@ -97,7 +96,6 @@ LoadedTrace load_trace(const TraceInput& input, std::size_t max_jobs) {
   if (max_jobs > 0 && t.workload.jobs.size() > max_jobs) t.workload.jobs.resize(max_jobs);
   t.submits.reserve(t.workload.jobs.size());
   for (const sim::SimJob& j : t.workload.jobs) t.submits.push_back(j.job.submit);
-  if (!t.submits.empty()) t.last_arrival = t.submits.back();
   return t;
 }
 
@@ -337,7 +335,7 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
         so.heel_and_toe = false;  // the sweep reports waits and slowdowns only
         so.fast_passes = true;
         // Only the two averages: a lean observer instead of the papers' per-job outcomes.
-        measure::WaitRecorder recorder(trace.submits, trace.last_arrival);
+        measure::WaitRecorder recorder(trace.submits);
         sim::drive(trace.workload, *policy, recorder, so);
         const measure::WaitAndSlowdown metrics = recorder.average();
         const double cpu = thread_cpu_seconds() - c0;

@@ -38,7 +38,7 @@ TEST(WaitRecorder, AgreesWithTheFullOutcomeOnKth) {
         options.fast_passes = fast;
         const measure::WaitAndSlowdown full =
             measure::average_wait_and_bsld(testing::run(w, name, options));
-        measure::WaitRecorder recorder(submits, submits.back());
+        measure::WaitRecorder recorder(submits);
         auto policy = make_policy(name);
         drive(w, *policy, recorder, options);
         const measure::WaitAndSlowdown lean = recorder.average();
@@ -59,7 +59,7 @@ TEST(WaitRecorder, AgreesWithTheFullOutcomeOnKth) {
 TEST(WaitRecorder, CountsAsComputeMetricsDoesByHand) {
   std::vector<Time> submits;
   for (Time t = 0; t < 100; ++t) submits.push_back(t);
-  measure::WaitRecorder r(submits, 99);
+  measure::WaitRecorder r(submits);
   Job j;
   r.ended(0, j, 0, 1, false);
   r.ended(1, j, 11, 31, false);
