@@ -45,6 +45,8 @@ bool PendingJobs::take(std::uint64_t job_id, FeatureVector* x) {
       if (x != nullptr) *x = jobs_[i].x;
       jobs_[i] = jobs_.back();
       jobs_.pop_back();
+      // Memory stays bounded by what is pending: a burst's buffer goes once it drains.
+      if (jobs_.empty() && jobs_.capacity() > kKeptCapacity) std::vector<PendingJob>().swap(jobs_);
       return true;
     }
   return false;

@@ -53,6 +53,8 @@ struct PendingJob {
 class PendingJobs {
  public:
   static constexpr std::size_t kMaxPending = 32;
+  // An emptied list keeps a buffer of up to this many jobs for the user's next ones.
+  static constexpr std::size_t kKeptCapacity = 4;
   // Adds or refreshes the job's entry (id 0 is never kept: it cannot be matched).
   void remember(const PendingJob& job);
   // Removes the job's entry; true (and *x filled) if there was one.

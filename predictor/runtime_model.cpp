@@ -188,8 +188,9 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   if (learner_) {
     auto it = pending_.find(job.user_id);
     if (it != pending_.end()) {
+      // An emptied list stays (a user with one job at a time would otherwise allocate
+      // and free a map entry per job); PendingJobs::take gives back a burst's buffer.
       predicted = it->second.take(job.job_id, &x);
-      if (it->second.empty()) pending_.erase(it);
     }
   }
   if (start < 0 || end < start) return false;
