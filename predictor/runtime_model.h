@@ -74,7 +74,9 @@ class RuntimeModel {
   std::size_t records_ = 0;
   std::optional<WorkloadStats> workload_;
   std::optional<OnlineRegression> learner_;
-  // Per user, only while they have jobs predicted and not ended.
+  // Per user, the jobs predicted and not ended. A user's emptied list stays (so a user with
+  // one job at a time does not allocate an entry per job), holding at most
+  // PendingJobs::kKeptCapacity slots: memory per user stays bounded, like users_.
   std::unordered_map<std::uint32_t, PendingJobs> pending_;
 };
 
