@@ -77,7 +77,8 @@ FeatureVector job_features(const UserHistory* h, const PendingJobs* pending, con
       n = std::min<std::size_t>(3, r.size());
       for (std::size_t i = 0; i < n; ++i)
         last[i] = std::min(estimate, static_cast<double>(r.at(r.size() - 1 - i).runtime));
-      for (std::size_t i = 0; i < r.size(); ++i) kept_sum += std::min(estimate, static_cast<double>(r.at(i).runtime));
+      // Summed as integers: exact, as the sum of these whole seconds in doubles is.
+      kept_sum = static_cast<double>(r.capped_runtime_sum(job.estimate));
       kept = r.size();
     }
     x[kLast1] = last[0];

@@ -1,7 +1,9 @@
 #include "online_regression.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
 
 namespace easypp::predictor {
 
@@ -26,13 +28,50 @@ double OnlineRegression::base(const FeatureVector& x) const {
   return 0.0;
 }
 
+namespace {
+
+constexpr int kTabled = 256;
+
+// libm's log1p(k) for k < kTabled, computed at run time. Not constexpr (nor a lambda,
+// which is implicitly): a constant initializer would be folded by the compiler to
+// correctly rounded values, and glibc's differ from those in the last bit for some k.
+std::array<double, kTabled> libm_log1p_table() {
+  std::array<double, kTabled> t{};
+  for (int k = 0; k < kTabled; ++k) t[k] = std::log1p(static_cast<double>(k));
+  return t;
+}
+
+// Filled when the library is loaded (only this file reads it): no guard on the hot path.
+const std::array<double, kTabled> kLog1pTable = libm_log1p_table();
+
+// log1p(v) for v >= 0, taken from a table for small whole numbers (processor and job
+// counts, the zero of an absent feature): the same values, without the libm call.
+inline double log1p_nonnegative(double v) {
+  if (v < kTabled) {
+    const int k = static_cast<int>(v);
+    if (static_cast<double>(k) == v) return kLog1pTable[k];
+  }
+  return std::log1p(v);
+}
+
+}  // namespace
+
 FeatureVector OnlineRegression::prepare(const FeatureVector& raw) const {
   if (spec_.target == Target::Seconds) return raw;
   FeatureVector x = raw;
-  // Time-valued features and counts: log(1 + v). The bias and the circle stay.
-  for (std::size_t i : {kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept, kEstimate, kProcs, kPendingJobs,
-                        kPendingProcs, kSinceLastEnd})
-    x[i] = std::log1p(std::max(0.0, raw[i]));
+  // Time-valued features and counts: log(1 + v). The bias and the circle stay. The recent
+  // runtimes and their means are often equal to one another or to the estimate (capped,
+  // or a user with repeated runs): an equal value takes the log already computed.
+  constexpr std::size_t kTimes[] = {kEstimate, kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept};
+  for (std::size_t t = 0; t < std::size(kTimes); ++t) {
+    const std::size_t i = kTimes[t];
+    const double v = std::max(0.0, raw[i]);
+    std::size_t same = 0;
+    while (same < t && std::max(0.0, raw[kTimes[same]]) != v) ++same;
+    x[i] = same < t ? x[kTimes[same]] : log1p_nonnegative(v);
+  }
+  for (std::size_t i : {kProcs, kPendingJobs, kPendingProcs, kSinceLastEnd})
+    x[i] = log1p_nonnegative(std::max(0.0, raw[i]));
   x[kSpread] = std::max({x[kLast1], x[kLast2], x[kLast3]}) - std::min({x[kLast1], x[kLast2], x[kLast3]});
   return x;
 }
@@ -50,6 +89,7 @@ double OnlineRegression::predict(const FeatureVector& x) const {
 
 void OnlineRegression::update(const FeatureVector& x, double runtime, double weight) {
   State& st = state_;
+  double ratio = 0;
   for (std::size_t i = 0; i < kFeatures; ++i) {
     const double a = std::fabs(x[i]);
     if (a > st.s[i]) {
@@ -57,10 +97,8 @@ void OnlineRegression::update(const FeatureVector& x, double runtime, double wei
       if (st.s[i] > 0) st.w[i] *= st.s[i] / a;
       st.s[i] = a;
     }
-  }
-  double ratio = 0;
-  for (std::size_t i = 0; i < kFeatures; ++i)
     if (st.s[i] > 0) ratio += (x[i] / st.s[i]) * (x[i] / st.s[i]);
+  }
   st.n_sum += ratio;
   ++st.steps;
   if (st.n_sum <= 0) return;  // every feature zero: nothing to learn from
@@ -69,8 +107,10 @@ void OnlineRegression::update(const FeatureVector& x, double runtime, double wei
   const double c = error < 0 ? spec_.under : 1.0;
   const double sign = error < 0 ? -1.0 : error > 0 ? 1.0 : 0.0;  // loss=absolute's dL/dprediction / c
   const double step = spec_.eta * std::sqrt(static_cast<double>(st.steps) / st.n_sum);
+  // dL/dprediction; times x_i below (the same products, in the same order, as written out).
+  const double dl = spec_.loss == Loss::Squared ? 2.0 * weight * c * error : weight * c * sign;
   for (std::size_t i = 0; i < kFeatures; ++i) {
-    const double g = spec_.loss == Loss::Squared ? 2.0 * weight * c * error * x[i] : weight * c * sign * x[i];
+    const double g = dl * x[i];
     if (g == 0) continue;
     st.g[i] += g * g;
     st.w[i] -= step * g / (st.s[i] * std::sqrt(st.g[i]));

@@ -79,11 +79,17 @@ std::int64_t RuntimeModel::predict_history(const UserHistory* h, const epp_job& 
 }
 
 std::int64_t RuntimeModel::predict_learned(const UserHistory* h, const epp_job& job) {
-  auto pending = pending_.find(job.user_id);
-  const FeatureVector x = learner_->prepare(
-      job_features(h, pending == pending_.end() ? nullptr : &pending->second, job, spec_.learned.features));
+  // A job with an id is remembered as pending below, so its user's entry is made here (an
+  // empty list counts no load, as no list does) and looked up once.
+  PendingJobs* pending = nullptr;
+  if (job.job_id != 0) {
+    pending = &pending_[job.user_id];
+  } else if (auto it = pending_.find(job.user_id); it != pending_.end()) {
+    pending = &it->second;
+  }
+  const FeatureVector x = learner_->prepare(job_features(h, pending, job, spec_.learned.features));
   const double v = learner_->predict(x);
-  if (job.job_id != 0) pending_[job.user_id].remember(PendingJob{job.job_id, job.submit, job.procs, x});
+  if (job.job_id != 0) pending->remember(PendingJob{job.job_id, job.submit, job.procs, x});
   // Never above the kill time; a model gone wrong (not finite) plans with the estimate.
   if (!std::isfinite(v)) return job.estimate;
   return std::clamp<std::int64_t>(std::llround(std::clamp(v, 1.0, static_cast<double>(job.estimate))), 1,
@@ -180,6 +186,13 @@ void RuntimeModel::add_run(UserHistory& h, const Run& run) {
   h.seen.insert(run.job_id, run.end);
 }
 
+UserHistory& RuntimeModel::history_of(std::uint32_t user) {
+  auto [it, added] = users_.try_emplace(user);
+  // The learned model's kept-runs mean is O(1) from tracked runtimes.
+  if (added && spec_.kind == Kind::Learned) it->second.recent.track_runtimes();
+  return it->second;
+}
+
 bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
   if (!has_history()) return false;
   // The job is no longer pending whether or not it teaches.
@@ -196,7 +209,7 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   if (start < 0 || end < start) return false;
   const std::int64_t runtime = end - start;
   if (!teaches(end_state, runtime)) return false;
-  UserHistory& h = users_[job.user_id];
+  UserHistory& h = history_of(job.user_id);
   if (h.seen.contains(job.job_id, end)) return false;
   if (learner_ && job.estimate > 0) {
     // A job learnt without a prediction (an import from accounting, or one forgotten as
@@ -217,20 +230,20 @@ void RuntimeModel::clear() {
 }
 
 void RuntimeModel::restore_recent(std::uint32_t user, const Run& run) {
-  UserHistory& h = users_[user];
+  UserHistory& h = history_of(user);
   ++h.learn_seq;
   if (h.recent.add(run)) ++records_;
   h.seen.insert(run.job_id, run.end);
 }
 
 void RuntimeModel::restore_by_estimate(std::uint32_t user, const Run& run) {
-  UserHistory& h = users_[user];
+  UserHistory& h = history_of(user);
   ++h.learn_seq;
   h.add_by_estimate(run, static_cast<std::size_t>(spec_.window));
 }
 
 void RuntimeModel::rebuild_by_estimate(std::uint32_t user) {
-  UserHistory& h = users_[user];
+  UserHistory& h = history_of(user);
   h.by_estimate.clear();
   for (std::size_t i = 0; i < h.recent.size(); ++i) {
     ++h.learn_seq;
@@ -239,13 +252,13 @@ void RuntimeModel::rebuild_by_estimate(std::uint32_t user) {
 }
 
 void RuntimeModel::restore_accuracy(std::uint32_t user, double sum, std::uint64_t count) {
-  UserHistory& h = users_[user];
+  UserHistory& h = history_of(user);
   h.accuracy_sum = sum;
   h.accuracy_count = count;
 }
 
 void RuntimeModel::restore_seen(std::uint32_t user, std::uint64_t id, std::int64_t end) {
-  users_[user].seen.insert(id, end);
+  history_of(user).seen.insert(id, end);
 }
 
 }  // namespace easypp::predictor

@@ -67,6 +67,8 @@ class RuntimeModel {
   std::int64_t fallback(const UserHistory* h, std::int64_t estimate) const;
   std::int64_t predict_learned(const UserHistory* h, const epp_job& job);
   void add_run(UserHistory& h, const Run& run);
+  // The user's history, made if new (set up for the model's kind).
+  UserHistory& history_of(std::uint32_t user);
 
   Spec spec_;
   std::string spec_text_;

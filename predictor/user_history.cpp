@@ -10,6 +10,7 @@ bool RunRing::add(const Run& run) {
   while (pos > 0 && at(pos - 1).end > run.end) --pos;
   if (size_ == capacity_) {
     if (pos == 0) return false;  // older than all kept runs of a full ring
+    const std::int64_t dropped = tracked_ ? at(0).runtime : 0;
     // Drop the oldest: shift the window start, the insert position moves down by one.
     head_ = head_ + 1 == capacity_ ? 0 : head_ + 1;
     --size_;
@@ -17,6 +18,15 @@ bool RunRing::add(const Run& run) {
     for (std::size_t i = size_; i > pos; --i) slot(i) = slot(i - 1);
     slot(pos) = run;
     ++size_;
+    if (tracked_) {
+      runtime_sum_ += run.runtime - dropped;
+      if (run.runtime >= max_runtime_) {
+        max_runtime_ = run.runtime;
+      } else if (dropped == max_runtime_) {
+        max_runtime_ = run.runtime;
+        for (const Run& r : runs_) max_runtime_ = std::max(max_runtime_, r.runtime);
+      }
+    }
     return false;
   }
   if (runs_.size() == size_) {  // not full, so head_ == 0: one more slot at the end
@@ -25,8 +35,31 @@ bool RunRing::add(const Run& run) {
   }
   for (std::size_t i = size_; i > pos; --i) slot(i) = slot(i - 1);
   slot(pos) = run;
+  if (tracked_) {
+    runtime_sum_ += run.runtime;
+    max_runtime_ = size_ == 0 ? run.runtime : std::max(max_runtime_, run.runtime);
+  }
   ++size_;
   return true;
+}
+
+void RunRing::track_runtimes() {
+  tracked_ = true;
+  runtime_sum_ = 0;
+  max_runtime_ = size_ == 0 ? 0 : runs_[0].runtime;
+  for (std::size_t i = 0; i < size_; ++i) {
+    runtime_sum_ += runs_[i].runtime;
+    max_runtime_ = std::max(max_runtime_, runs_[i].runtime);
+  }
+}
+
+std::int64_t RunRing::capped_runtime_sum(std::int64_t cap) const {
+  // No kept run is longer than the cap (the usual case): the sum kept up by add(), without
+  // reading the runs (with many users they are not in cache).
+  if (tracked_ && (size_ == 0 || cap >= max_runtime_)) return runtime_sum_;
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < size_; ++i) sum += std::min(cap, runs_[i].runtime);
+  return sum;
 }
 
 bool SeenJobs::contains(std::uint64_t id, std::int64_t end) const {

@@ -33,6 +33,14 @@ class RunRing {
   // is 0, so the index stays inside the storage grown so far.
   const Run& at(std::size_t i) const { return runs_[index(i)]; }
   const Run& newest() const { return at(size_ - 1); }
+  // Sum of min(cap, runtime) over the kept runs (0 if none): O(1) when the runtimes are
+  // tracked and none is longer than cap, else a walk over the storage (the kept runs are
+  // exactly its slots, wrapped or not; an integer sum is the same in any order).
+  std::int64_t capped_runtime_sum(std::int64_t cap) const;
+  // From now on add() keeps the kept runtimes' sum and maximum for capped_runtime_sum.
+  // Off by default: only the learned model reads them, and the other kinds would pay for
+  // them on every run (the maximum is re-found when it is dropped).
+  void track_runtimes();
   // Returns true if the ring grew (false: it was full and dropped its oldest run, or the
   // run is older than everything kept in a full ring and was not stored).
   bool add(const Run& run);
@@ -48,6 +56,9 @@ class RunRing {
   std::size_t capacity_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
+  bool tracked_ = false;
+  std::int64_t runtime_sum_ = 0;  // of the kept runs, if tracked_
+  std::int64_t max_runtime_ = 0;  // of the kept runs, if tracked_ (meaningless when empty)
 };
 
 // The most recent learned jobs as (end, id), for idempotent re-imports. A job is already

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "easypp/predictor.h"
+#include "pair_workload.h"
 
 namespace {
 
@@ -18,18 +19,7 @@ void predict_and_learn(benchmark::State& state, const char* spec) {
   const std::uint32_t users = static_cast<std::uint32_t>(state.range(0));
   std::uint64_t id = 1;
   std::int64_t sink = 0;
-  for (auto _ : state) {
-    epp_job j{};
-    j.job_id = id;
-    j.user_id = static_cast<std::uint32_t>(id % users);
-    j.submit = static_cast<std::int64_t>(id);
-    j.estimate = 600 * static_cast<std::int64_t>(1 + id % 8);
-    j.procs = 1;
-    j.runtime = -1;
-    sink += epp_predict(p, &j);
-    epp_learn(p, &j, j.submit + 10, j.submit + 10 + static_cast<std::int64_t>(id % 3000), EPP_END_COMPLETED);
-    ++id;
-  }
+  for (auto _ : state) sink += easypp::test::predict_and_learn_pair(p, id++, users);
   benchmark::DoNotOptimize(sink);
   state.SetItemsProcessed(state.iterations());  // one item = one predict + one learn
   state.counters["records"] = static_cast<double>(epp_predictor_records(p));

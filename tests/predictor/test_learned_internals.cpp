@@ -1,0 +1,94 @@
+// The learned model's shortcuts give exactly what they replace: the kept runs' capped sum
+// taken in storage order, and prepare()'s reused and tabled logs (bit for bit).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "online_regression.h"
+#include "user_history.h"
+
+namespace easypp::predictor {
+namespace {
+
+std::int64_t capped_sum_in_order(const RunRing& r, std::int64_t cap) {
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) sum += std::min(cap, r.at(i).runtime);
+  return sum;
+}
+
+// libm's log1p at run time: the compiler folds constant arguments to correctly rounded
+// values, which differ from glibc's in the last bit for some (e.g. log1p(2)).
+double libm_log1p(double v) {
+  volatile double x = v;
+  return std::log1p(x);
+}
+
+TEST(LearnedInternals, CappedRuntimeSumIsTheSumOverTheKeptRuns) {
+  // Tracked from the start, tracked from the fourth run on, never tracked.
+  RunRing tracked(5), late(5), plain(5);
+  tracked.track_runtimes();
+  EXPECT_EQ(tracked.capped_runtime_sum(100), 0);
+  // Ends out of arrival order, and more runs than the ring keeps, so it wraps and drops.
+  const std::int64_t ends[] = {10, 30, 20, 50, 40, 70, 60, 5, 80, 90, 75, 100};
+  for (std::size_t k = 0; k < std::size(ends); ++k) {
+    if (k == 3) late.track_runtimes();
+    for (RunRing* r : {&tracked, &late, &plain}) {
+      r->add(predictor::Run{k + 1, 0, ends[k], 1000, static_cast<std::int64_t>(7 * k + 3)});
+      for (std::int64_t cap : {1, 20, 50, 1000})
+        EXPECT_EQ(r->capped_runtime_sum(cap), capped_sum_in_order(*r, cap)) << k;
+    }
+  }
+  EXPECT_EQ(tracked.size(), 5u);
+}
+
+TEST(LearnedInternals, CappedRuntimeSumFollowsDropsOfTheLongestRun) {
+  // The O(1) sum holds only while no kept run is longer than the cap, so the longest run
+  // must be followed as runs are dropped: decreasing runtimes drop it on every add.
+  RunRing r(7);
+  r.track_runtimes();
+  std::uint64_t state = 12345;
+  for (std::uint64_t k = 1; k <= 300; ++k) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::int64_t end = static_cast<std::int64_t>(k < 150 ? k : (state >> 33) % 400);
+    const std::int64_t runtime = k < 100 ? 1000 - static_cast<std::int64_t>(k) : static_cast<std::int64_t>((state >> 20) % 600);
+    r.add(predictor::Run{k, 0, end, 1000, runtime});
+    for (std::int64_t cap : {0, 50, 300, 599, 1000000})
+      ASSERT_EQ(r.capped_runtime_sum(cap), capped_sum_in_order(r, cap)) << "run " << k << " cap " << cap;
+  }
+}
+
+TEST(LearnedInternals, PrepareTakesTheLogOfEveryValue) {
+  OnlineRegression model{LearnedSpec{}};  // target=log
+  FeatureVector raw{};
+  raw[kBias] = 1;
+  raw[kEstimate] = 3600;
+  raw[kLast1] = 3600;     // equal to the estimate (a capped run)
+  raw[kLast2] = 1234.5;   // not whole
+  raw[kLast3] = 1234.5;   // equal to the one before
+  raw[kMean2] = 2417.25;
+  raw[kMean3] = 255;      // whole and small: from the table
+  raw[kMeanKept] = 256;   // just past the table
+  raw[kProcs] = 64;
+  raw[kPendingJobs] = 0;
+  raw[kPendingProcs] = -3;  // never negative in use; taken as 0
+  raw[kSinceLastEnd] = 604800;
+  raw[kDayCos] = -0.5;
+  const FeatureVector x = model.prepare(raw);
+  for (std::size_t i : {kEstimate, kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept, kProcs, kPendingJobs,
+                        kPendingProcs, kSinceLastEnd})
+    EXPECT_EQ(x[i], libm_log1p(std::max(0.0, raw[i]))) << i;  // exact, not near
+  EXPECT_EQ(x[kBias], 1.0);
+  EXPECT_EQ(x[kDayCos], -0.5);
+  EXPECT_EQ(x[kSpread], libm_log1p(3600.0) - libm_log1p(1234.5));
+  // Every whole number the table holds, and the first past it.
+  for (int k = 0; k <= 256; ++k) {
+    FeatureVector one{};
+    one[kProcs] = k;
+    EXPECT_EQ(model.prepare(one)[kProcs], libm_log1p(k)) << k;
+  }
+}
+
+}  // namespace
+}  // namespace easypp::predictor
