@@ -63,12 +63,12 @@ FeatureVector OnlineRegression::prepare(const FeatureVector& raw) const {
   // runtimes and their means are often equal to one another or to the estimate (capped,
   // or a user with repeated runs): an equal value takes the log already computed.
   constexpr std::size_t kTimes[] = {kEstimate, kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept};
+  double v[std::size(kTimes)];
   for (std::size_t t = 0; t < std::size(kTimes); ++t) {
-    const std::size_t i = kTimes[t];
-    const double v = std::max(0.0, raw[i]);
+    v[t] = std::max(0.0, raw[kTimes[t]]);
     std::size_t same = 0;
-    while (same < t && std::max(0.0, raw[kTimes[same]]) != v) ++same;
-    x[i] = same < t ? x[kTimes[same]] : log1p_nonnegative(v);
+    while (same < t && v[same] != v[t]) ++same;
+    x[kTimes[t]] = same < t ? x[kTimes[same]] : log1p_nonnegative(v[t]);
   }
   for (std::size_t i : {kProcs, kPendingJobs, kPendingProcs, kSinceLastEnd})
     x[i] = log1p_nonnegative(std::max(0.0, raw[i]));
