@@ -67,7 +67,7 @@ bool SeenJobs::contains(std::uint64_t id, std::int64_t end) const {
   if (size_ == kSeenIds && end <= end_at(0)) return true;  // ties too: an evicted id may share it
   if (id > high_water_) return false;  // the usual case: a job newer than all learnt
   bool found = false;
-  for (std::uint64_t kept : ids_) found |= kept == id;
+  for (const Job& kept : jobs_) found |= kept.id == id;
   return found;
 }
 
@@ -79,20 +79,15 @@ void SeenJobs::insert(std::uint64_t id, std::int64_t end) {
   while (pos > 0 && end_at(pos - 1) > end) --pos;
   if (size_ == kSeenIds) {
     if (pos == 0) return;  // older than everything kept: already counts as known
-    ids_[head_] = 0;
+    jobs_[head_].id = 0;
     head_ = (head_ + 1) % kSeenIds;  // forget the oldest
     --size_;
     --pos;
-  } else if (ids_.size() == size_) {  // not full, so head_ == 0: one more slot at the end
-    ids_.push_back(0);
-    ends_.push_back(0);
+  } else if (jobs_.size() == size_) {  // not full, so head_ == 0: one more slot at the end
+    jobs_.emplace_back();
   }
-  for (std::size_t i = size_; i > pos; --i) {
-    ids_[(head_ + i) % kSeenIds] = ids_[(head_ + i - 1) % kSeenIds];
-    ends_[(head_ + i) % kSeenIds] = ends_[(head_ + i - 1) % kSeenIds];
-  }
-  ids_[(head_ + pos) % kSeenIds] = id;
-  ends_[(head_ + pos) % kSeenIds] = end;
+  for (std::size_t i = size_; i > pos; --i) jobs_[(head_ + i) % kSeenIds] = jobs_[(head_ + i - 1) % kSeenIds];
+  jobs_[(head_ + pos) % kSeenIds] = Job{id, end};
   ++size_;
 }
 

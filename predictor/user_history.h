@@ -65,8 +65,10 @@ class RunRing {
 // known if its id is among the kSeenIds kept (whatever its end), or if the set is full
 // and the job ended no later than the oldest kept one: such a run could not enter the
 // 30-run history any more. Id 0 means "unknown" and is never deduplicated. Kept as a circular
-// buffer ordered by end time, so the usual arrival (the newest end) is O(1); the id scan
-// runs over a plain array the compiler vectorises. Like RunRing, storage grows with use.
+// buffer ordered by end time, so the usual arrival (the newest end) is O(1). Each id sits
+// beside its end: the usual contains() and insert() touch one cache line of it, not one
+// of an id array and one of an end array (with many users it is not in cache). Like
+// RunRing, storage grows with use.
 class SeenJobs {
  public:
   static constexpr std::size_t kSeenIds = 128;
@@ -74,13 +76,16 @@ class SeenJobs {
   void insert(std::uint64_t id, std::int64_t end);
   std::size_t size() const { return size_; }
   // i = 0 is the oldest end kept.
-  std::uint64_t id_at(std::size_t i) const { return ids_[(head_ + i) % kSeenIds]; }
-  std::int64_t end_at(std::size_t i) const { return ends_[(head_ + i) % kSeenIds]; }
+  std::uint64_t id_at(std::size_t i) const { return jobs_[(head_ + i) % kSeenIds].id; }
+  std::int64_t end_at(std::size_t i) const { return jobs_[(head_ + i) % kSeenIds].end; }
 
  private:
-  std::vector<std::uint64_t> ids_;  // 0 in unused slots
-  std::uint64_t high_water_ = 0;    // largest id ever inserted: above it, new for sure
-  std::vector<std::int64_t> ends_;
+  struct Job {
+    std::uint64_t id = 0;  // 0 in unused slots
+    std::int64_t end = 0;
+  };
+  std::vector<Job> jobs_;
+  std::uint64_t high_water_ = 0;  // largest id ever inserted: above it, new for sure
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 };

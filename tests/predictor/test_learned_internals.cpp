@@ -1,10 +1,13 @@
-// The learned model's shortcuts give exactly what they replace: the kept runs' capped sum
-// taken in storage order, and prepare()'s reused and tabled logs (bit for bit).
+// The predictor's shortcuts give exactly what they replace: the kept runs' capped sum
+// taken in storage order, prepare()'s reused and tabled logs (bit for bit), and the seen
+// jobs' ring against a plain sorted list.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <tuple>
+#include <vector>
 
 #include "online_regression.h"
 #include "user_history.h"
@@ -87,6 +90,51 @@ TEST(LearnedInternals, PrepareTakesTheLogOfEveryValue) {
     FeatureVector one{};
     one[kProcs] = k;
     EXPECT_EQ(model.prepare(one)[kProcs], libm_log1p(k)) << k;
+  }
+}
+
+// SeenJobs as its comment defines it, without shortcuts: (end, arrival, id) sorted, the
+// last kSeenIds kept; a job ending before everything kept in a full set is not stored.
+struct PlainSeenJobs {
+  std::vector<std::tuple<std::int64_t, std::uint64_t, std::uint64_t>> kept;
+  std::uint64_t arrivals = 0;
+  void insert(std::uint64_t id, std::int64_t end) {
+    if (id == 0) return;
+    if (kept.size() == SeenJobs::kSeenIds && end < std::get<0>(kept.front())) return;
+    auto t = std::make_tuple(end, ++arrivals, id);
+    kept.insert(std::upper_bound(kept.begin(), kept.end(), t), t);
+    if (kept.size() > SeenJobs::kSeenIds) kept.erase(kept.begin());
+  }
+  bool contains(std::uint64_t id, std::int64_t end) const {
+    if (id == 0) return false;
+    if (kept.size() == SeenJobs::kSeenIds && end <= std::get<0>(kept.front())) return true;
+    for (const auto& k : kept)
+      if (std::get<2>(k) == id) return true;
+    return false;
+  }
+};
+
+TEST(LearnedInternals, SeenJobsKeepsTheLatestEndsInOrder) {
+  // Mostly rising ends (the usual feed) with late and tied ones, more jobs than are kept,
+  // ids repeating (re-imports); after every insert the kept list and answers agree.
+  SeenJobs seen;
+  PlainSeenJobs plain;
+  std::uint64_t state = 987654321;
+  for (std::uint64_t k = 1; k <= 2000; ++k) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::uint64_t r = state >> 33;
+    const std::int64_t end = static_cast<std::int64_t>(10 * k) - (r % 4 == 0 ? static_cast<std::int64_t>(r % 3000) : 0);
+    const std::uint64_t id = r % 7 == 0 ? 1 + r % k : k;
+    seen.insert(id, end);
+    plain.insert(id, end);
+    ASSERT_EQ(seen.size(), plain.kept.size()) << k;
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      ASSERT_EQ(seen.end_at(i), std::get<0>(plain.kept[i])) << k << " " << i;
+      ASSERT_EQ(seen.id_at(i), std::get<2>(plain.kept[i])) << k << " " << i;
+    }
+    for (std::uint64_t probe : {std::uint64_t{0}, id, 1 + r % (k + 5), k + 1})
+      for (std::int64_t at : {end, end - 1500, static_cast<std::int64_t>(10 * k) + 10})
+        ASSERT_EQ(seen.contains(probe, at), plain.contains(probe, at)) << k << " " << probe << " " << at;
   }
 }
 
