@@ -12,5 +12,5 @@ need_cmd python3 python3
 if "$SRC/contrib/soak" --short --build "$BUILD" --out "$TEST_RESULTS"; then
   note "ok: soak passed ($TEST_RESULTS/report.md)"
 else
-  fail "soak: a must-be-0 figure is not 0 ($TEST_RESULTS/report.md)"
+  fail "soak failed: the lines above say why (report: $TEST_RESULTS/report.md)"
 fi
