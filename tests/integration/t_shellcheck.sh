@@ -1,0 +1,22 @@
+#!/bin/bash
+# The project's shell code passes shellcheck (warnings and errors; style notes allowed):
+# every bash script of contrib/ (the testbed, the soak, the installers, ...), every
+# integration test with its library and runner, and the scripts that re-make doc/results.
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_cmd shellcheck shellcheck
+
+files=()
+for f in "$SRC"/contrib/* "$SRC"/tests/integration/run "$SRC"/tests/integration/lib.sh \
+         "$SRC"/tests/integration/t_*.sh "$SRC"/doc/results/*/* "$SRC"/doc/results/*/*/*; do
+  [ -f "$f" ] && head -n 1 "$f" | grep -q '^#!.*bash' && files+=("$f")
+done
+# lib.sh has no #! line (it is sourced).
+files+=("$SRC/tests/integration/lib.sh")
+[ ${#files[@]} -ge 50 ] || fail "only ${#files[@]} shell files found: the list above is wrong"
+cd "$SRC"
+if ! out=$(shellcheck -x -S warning "${files[@]#"$SRC"/}" 2>&1); then
+  printf '%s\n' "$out"
+  fail "shellcheck found problems in the project's shell scripts"
+fi
+note "ok: shellcheck -S warning clean on ${#files[@]} files"
