@@ -143,6 +143,47 @@ TEST(Golden, CorrectionSequenceBeyondTheEstimate) {
   EXPECT_NEAR(j1.accuracy, expected_accuracy, 1e-12);
 }
 
+TEST(Golden, CorrectionChainPushesTheHeadPastEveryKillTime) {
+  Workload w = load("correction_chain.swf");
+  measure::SimOutcome o = run(w, "easy++");
+  EXPECT_EQ(job(w, o, 4).first_reservation, 25);  // job 3's end: its promise on kill times too
+  // Three backfills, each predicted to end by the head's reservation, each corrected to
+  // its limit: the reservation moves 25 -> 37 -> 56 -> 68.
+  for (JobId id : {5, 6, 7}) {
+    EXPECT_TRUE(job(w, o, id).backfilled) << id;
+    EXPECT_EQ(job(w, o, id).corrections, 1) << id;
+  }
+  EXPECT_EQ(job(w, o, 5).start, 7);
+  EXPECT_EQ(job(w, o, 6).start, 26);
+  EXPECT_EQ(job(w, o, 7).start, 38);
+  EXPECT_EQ(job(w, o, 7).prediction_at_start, 16);  // user 1's last two runs: 2 and 30
+  EXPECT_EQ(job(w, o, 4).start, 68);
+  // Later than the limit of every job running when it became the head (job 3: 25) and
+  // than that of the first corrected backfill (job 5: 37).
+  EXPECT_GT(job(w, o, 4).start, 37);
+}
+
+TEST(Golden, CorrectionChainEasyAndTheGuards) {
+  Workload w = load("correction_chain.swf");
+  measure::SimOutcome easy = run(w, "easy");
+  measure::SimOutcome always = run(w, "easy++:bound=0:guard=always");
+  measure::SimOutcome slipped = run(w, "easy++:bound=0:guard=slipped");
+  const std::vector<std::pair<JobId, Time>> easy_starts = {{4, 25}, {5, 30}, {6, 30}, {7, 60}};
+  for (auto [id, start] : easy_starts) {
+    EXPECT_EQ(job(w, easy, id).start, start) << id;
+    EXPECT_EQ(job(w, always, id).start, start) << id;  // EASY's promise kept from the first pass
+    EXPECT_FALSE(job(w, always, id).backfilled) << id;
+  }
+  // guard=slipped: job 5 backfilled as under easy++; from its correction at 9 the head is
+  // guarded with deadline 37, job 6 (limit 56) no longer backfills.
+  EXPECT_TRUE(job(w, slipped, 5).backfilled);
+  EXPECT_EQ(job(w, slipped, 5).start, 7);
+  EXPECT_EQ(job(w, slipped, 4).start, 37);
+  EXPECT_EQ(job(w, slipped, 6).start, 42);
+  EXPECT_EQ(job(w, slipped, 7).start, 42);
+  EXPECT_FALSE(job(w, slipped, 6).backfilled);
+}
+
 TEST(Golden, RuntimeCapKillsAtTheEstimate) {
   Workload w = load("correction_sequence.swf");
   measure::SimOutcome o = run(w, "easy-pcor", SimOptions{RuntimeMode::cap});
