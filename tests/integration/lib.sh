@@ -165,6 +165,18 @@ tb_submit() {   # NTASKS TIME NAME CMD [sbatch options...]
   echo "${out%%;*}"
 }
 
+# Teaches the current user a history: two 1-CPU jobs with a LIMIT-minute limit that sleep
+# SECONDS, run to completion; then waits for the plugin's next pass to learn them, so the
+# user's next jobs are predicted about SECONDS (the default last-two average).
+tb_teach_history() {   # LIMIT SECONDS
+  local h1 h2
+  h1=$(tb_submit 1 "$1" hist "sleep $2")
+  h2=$(tb_submit 1 "$1" hist "sleep $2")
+  wait_state "$h1" COMPLETED 30
+  wait_state "$h2" COMPLETED 30
+  sleep 2  # the next pass learns them
+}
+
 # One field of `scontrol show job -o JOB` (e.g. JobState, Reason, NodeList, StartTime).
 job_field() {   # JOB FIELD
   local line

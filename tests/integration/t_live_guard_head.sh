@@ -18,12 +18,7 @@ a='' h='' b=''
 
 # History, then A, H and B (their ids in a, h, b).
 submit_case() {
-  local h1 h2
-  h1=$(tb_submit 1 10 hist 'sleep 2')
-  h2=$(tb_submit 1 10 hist 'sleep 2')
-  wait_state "$h1" COMPLETED 30
-  wait_state "$h2" COMPLETED 30
-  sleep 2  # the next pass learns them
+  tb_teach_history 10 2
   a=$(tb_submit 2 1 A 'sleep 20')
   wait_state "$a" RUNNING 20
   h=$(tb_submit 4 5 H 'sleep 300')

@@ -15,11 +15,7 @@ need_plugin
 tb_up --scheduler sched/easypp --nodes 1 --cpus 4 --params sched_interval=-1,easypp_policy=easy++,easypp_debug=1,easypp_interval=1
 log=$TB_DIR/log/slurmctld.log
 
-h1=$(tb_submit 1 10 hist "sleep 2")
-h2=$(tb_submit 1 10 hist "sleep 2")
-wait_state "$h1" COMPLETED 30
-wait_state "$h2" COMPLETED 30
-sleep 2  # the next pass learns them
+tb_teach_history 10 2
 
 j1=$(tb_submit 3 10 j1 "sleep 40")
 wait_state "$j1" RUNNING 10

@@ -11,11 +11,7 @@ need_plugin
 tb_up --scheduler sched/easypp --nodes 1 --cpus 8 --params sched_interval=-1,easypp_policy=easy++,easypp_debug=1,easypp_interval=1
 log=$TB_DIR/log/slurmctld.log
 
-h1=$(tb_submit 1 3 hist "sleep 10")
-h2=$(tb_submit 1 3 hist "sleep 10")
-wait_state "$h1" COMPLETED 30
-wait_state "$h2" COMPLETED 30
-sleep 2  # the next pass learns them
+tb_teach_history 3 10
 x=$(tb_submit 1 3 long "sleep 60")
 wait_state "$x" RUNNING 10
 grep -Eq "waiting JobId=$x user=[0-9]+ cpus=1 estimate=180s prediction=1[01]s" "$log" \
