@@ -76,6 +76,21 @@ assert_eq "3 8 11" "$(sed -n '/^killed before\|^cancelled, not by us\|^[A-Z_]*: 
 assert_eq "10 14" "$("$SRC/contrib/soak-jobs" --recovered "$d/slurmctld.log" | tr '\n' ' ' | sed 's/ $//')" \
   "--recovered"
 assert_eq "" "$("$SRC/contrib/soak-jobs" --recovered "$d/no-such.log")" "--recovered without a log"
+# With a cache, a call reads only what was written since the last: the ids found before are
+# kept, a new complete line adds its id, a line still without its newline waits, and a log
+# shorter than what was read (a new log) is read again from its start.
+recovered() { "$SRC/contrib/soak-jobs" --recovered "$1" --cache "$d/cache" | tr '\n' ' ' | sed 's/ $//'; }
+cp "$d/slurmctld.log" "$d/growing.log"
+assert_eq "10 14" "$(recovered "$d/growing.log")" "--recovered --cache, first call"
+printf '[2026-11-27T10:09:00.000] Requeuing JobId=21 replaced\n[2026-11-27T10:09:01.000] Requeuing JobId=22' \
+  >>"$d/growing.log"
+assert_eq "10 14 21" "$(recovered "$d/growing.log")" "--recovered --cache, after a line and a half more"
+printf ' replaced\n' >>"$d/growing.log"
+assert_eq "10 14 21 22" "$(recovered "$d/growing.log")" "--recovered --cache, the half line completed"
+printf '[2026-11-27T11:00:00.000] Requeuing JobId=30 replaced\n' >"$d/growing.log"
+assert_eq "30" "$(recovered "$d/growing.log")" "--recovered --cache, a new shorter log"
+echo garbage >"$d/cache"
+assert_eq "30" "$(recovered "$d/growing.log")" "--recovered --cache, an unreadable cache"
 rc=0; "$SRC/contrib/soak-jobs" "$d/jobcomp.txt" 2>/dev/null || rc=$?
 assert_eq 2 "$rc" "exit status of a usage error"
 note "ok: soak-jobs classifies the hand-made jobs as worked out"
