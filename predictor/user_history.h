@@ -35,12 +35,20 @@ class RunRing {
   const Run& newest() const { return at(size_ - 1); }
   // Sum of min(cap, runtime) over the kept runs (0 if none): O(1) when the runtimes are
   // tracked and none is longer than cap, else a walk over the storage (the kept runs are
-  // exactly its slots, wrapped or not; an integer sum is the same in any order).
+  // exactly its slots, wrapped or not; an integer sum is the same in any order): over the
+  // runtimes' copies when tracked, over the runs otherwise.
   std::int64_t capped_runtime_sum(std::int64_t cap) const;
-  // From now on add() keeps the kept runtimes' sum and maximum for capped_runtime_sum.
-  // Off by default: only the learned model reads them, and the other kinds would pay for
-  // them on every run (the maximum is re-found when it is dropped).
+  // From now on add() keeps the kept runtimes' sum and maximum for capped_runtime_sum, and
+  // the newest runs' runtimes and end for newest_runtime/newest_end. Off by default: only
+  // the learned model reads them, and the other kinds would pay for them on every run (the
+  // maximum is re-found when it is dropped).
   void track_runtimes();
+  // at(size()-1-i).runtime for i < size(), i < kNewestKept; at(size()-1).end (size() > 0).
+  // When tracked, from the ring itself, without reading the runs (with many users they
+  // are not in cache: these are read for every prediction of the learned model).
+  static constexpr std::size_t kNewestKept = 3;
+  std::int64_t newest_runtime(std::size_t i) const { return tracked_ ? newest_runtimes_[i] : at(size_ - 1 - i).runtime; }
+  std::int64_t newest_end() const { return tracked_ ? newest_end_ : newest().end; }
   // Returns true if the ring grew (false: it was full and dropped its oldest run, or the
   // run is older than everything kept in a full ring and was not stored).
   bool add(const Run& run);
@@ -52,13 +60,23 @@ class RunRing {
     return j < capacity_ ? j : j - capacity_;
   }
   Run& slot(std::size_t i) { return runs_[index(i)]; }
+  // Stores run at position pos (0..size_), the later ones moved up by one.
+  void put(std::size_t pos, const Run& run);
+  // After an add at position pos (tracked): the newest runs' copies.
+  void track_newest(std::size_t pos, const Run& run);
   std::vector<Run> runs_;
+  // If tracked_: each slot's runtime, slot for slot with runs_. The capped sum walks these
+  // (a few cache lines) when a kept run is longer than the cap, and add() reads the
+  // dropped runtime here.
+  std::vector<std::int64_t> runtimes_;
   std::size_t capacity_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
   bool tracked_ = false;
   std::int64_t runtime_sum_ = 0;  // of the kept runs, if tracked_
   std::int64_t max_runtime_ = 0;  // of the kept runs, if tracked_ (meaningless when empty)
+  std::int64_t newest_runtimes_[kNewestKept] = {};  // if tracked_: newest first
+  std::int64_t newest_end_ = 0;                     // if tracked_
 };
 
 // The most recent learned jobs as (end, id), for idempotent re-imports. A job is already
@@ -86,6 +104,9 @@ class SeenJobs {
   };
   std::vector<Job> jobs_;
   std::uint64_t high_water_ = 0;  // largest id ever inserted: above it, new for sure
+  // The newest kept end (meaningless when empty): a job ending later, the usual arrival,
+  // is checked and inserted without a read of the buffer (with many users not in cache).
+  std::int64_t newest_end_ = 0;
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 };

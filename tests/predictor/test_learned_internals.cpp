@@ -1,5 +1,5 @@
 // The predictor's shortcuts give exactly what they replace: the kept runs' capped sum
-// taken in storage order, prepare()'s reused and tabled logs (bit for bit), and the seen
+// taken in storage order, the tracked copies of the newest runs, prepare()'s reused and tabled logs (bit for bit), and the seen
 // jobs' ring against a plain sorted list.
 #include <gtest/gtest.h>
 
@@ -19,6 +19,14 @@ std::int64_t capped_sum_in_order(const RunRing& r, std::int64_t cap) {
   std::int64_t sum = 0;
   for (std::size_t i = 0; i < r.size(); ++i) sum += std::min(cap, r.at(i).runtime);
   return sum;
+}
+
+// The tracked copies of the newest runs agree with the runs themselves.
+void expect_newest_as_kept(const RunRing& r, std::uint64_t k) {
+  if (r.size() == 0) return;
+  EXPECT_EQ(r.newest_end(), r.at(r.size() - 1).end) << k;
+  for (std::size_t i = 0; i < RunRing::kNewestKept && i < r.size(); ++i)
+    EXPECT_EQ(r.newest_runtime(i), r.at(r.size() - 1 - i).runtime) << k << " " << i;
 }
 
 // libm's log1p at run time: the compiler folds constant arguments to correctly rounded
@@ -41,6 +49,7 @@ TEST(LearnedInternals, CappedRuntimeSumIsTheSumOverTheKeptRuns) {
       r->add(predictor::Run{k + 1, 0, ends[k], 1000, static_cast<std::int64_t>(7 * k + 3)});
       for (std::int64_t cap : {1, 20, 50, 1000})
         EXPECT_EQ(r->capped_runtime_sum(cap), capped_sum_in_order(*r, cap)) << k;
+      expect_newest_as_kept(*r, k);
     }
   }
   EXPECT_EQ(tracked.size(), 5u);
@@ -59,6 +68,21 @@ TEST(LearnedInternals, CappedRuntimeSumFollowsDropsOfTheLongestRun) {
     r.add(predictor::Run{k, 0, end, 1000, runtime});
     for (std::int64_t cap : {0, 50, 300, 599, 1000000})
       ASSERT_EQ(r.capped_runtime_sum(cap), capped_sum_in_order(r, cap)) << "run " << k << " cap " << cap;
+    expect_newest_as_kept(r, k);
+  }
+}
+
+TEST(LearnedInternals, NewestRunsFollowTinyRingsAndLateRuns) {
+  // Rings smaller than the copies kept (1 and 2 runs), and runs arriving out of end order
+  // into the newest positions and below them.
+  for (std::size_t capacity : {1, 2, 3, 4, 30}) {
+    RunRing r(capacity);
+    r.track_runtimes();
+    const std::int64_t ends[] = {100, 90, 110, 105, 105, 50, 120, 119, 118, 200};
+    for (std::size_t k = 0; k < std::size(ends); ++k) {
+      r.add(predictor::Run{k + 1, 0, ends[k], 1000, static_cast<std::int64_t>(11 * k + 1)});
+      expect_newest_as_kept(r, capacity * 100 + k);
+    }
   }
 }
 
