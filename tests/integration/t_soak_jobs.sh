@@ -80,17 +80,25 @@ assert_eq "" "$("$SRC/contrib/soak-jobs" --recovered "$d/no-such.log")" "--recov
 # kept, a new complete line adds its id, a line still without its newline waits, and a log
 # shorter than what was read (a new log) is read again from its start.
 recovered() { "$SRC/contrib/soak-jobs" --recovered "$1" --cache "$d/cache" | tr '\n' ' ' | sed 's/ $//'; }
+rm -f "$d/cache"
 cp "$d/slurmctld.log" "$d/growing.log"
 assert_eq "10 14" "$(recovered "$d/growing.log")" "--recovered --cache, first call"
 printf '[2026-11-27T10:09:00.000] Requeuing JobId=21 replaced\n[2026-11-27T10:09:01.000] Requeuing JobId=22' \
   >>"$d/growing.log"
 assert_eq "10 14 21" "$(recovered "$d/growing.log")" "--recovered --cache, after a line and a half more"
+half='[2026-11-27T10:09:01.000] Requeuing JobId=22'
+assert_eq "$(($(stat -c %s "$d/growing.log") - ${#half}))" "$(head -n1 "$d/cache" | cut -d' ' -f1)" \
+  "--recovered --cache: read up to the half line, no further"
 printf ' replaced\n' >>"$d/growing.log"
 assert_eq "10 14 21 22" "$(recovered "$d/growing.log")" "--recovered --cache, the half line completed"
 printf '[2026-11-27T11:00:00.000] Requeuing JobId=30 replaced\n' >"$d/growing.log"
 assert_eq "30" "$(recovered "$d/growing.log")" "--recovered --cache, a new shorter log"
 echo garbage >"$d/cache"
 assert_eq "30" "$(recovered "$d/growing.log")" "--recovered --cache, an unreadable cache"
+# Another log written over the same file, longer than what was read: its first bytes differ,
+# so it is read from its start (an older soak's cache must not skip a new log's start).
+{ printf '[2026-11-28T09:00:00.000] slurmctld version 22.05.8 started\n'; cat "$d/slurmctld.log"; } >"$d/growing.log"
+assert_eq "10 14" "$(recovered "$d/growing.log")" "--recovered --cache, another log over the same file"
 rc=0; "$SRC/contrib/soak-jobs" "$d/jobcomp.txt" 2>/dev/null || rc=$?
 assert_eq 2 "$rc" "exit status of a usage error"
 note "ok: soak-jobs classifies the hand-made jobs as worked out"
