@@ -165,30 +165,29 @@ size_t epp_predictor_records(const epp_predictor* p) {
 size_t epp_predictor_user_ids(const epp_predictor* p, uint32_t* out, size_t max) {
   if (p == nullptr) return 0;
   std::lock_guard lock(p->mu);
-  const auto& users = p->model.histories();
   if (out != nullptr && max > 0) {
     // Sorted output without allocating: a partial selection of the smallest ids.
     size_t n = 0;
-    for (const auto& [uid, h] : users) {
+    p->model.for_each_history([&](std::uint32_t uid, const easypp::predictor::UserHistory&) {
       if (n < max) {
         out[n++] = uid;
       } else if (uid < out[max - 1]) {
         out[max - 1] = uid;
       } else {
-        continue;
+        return;
       }
       for (size_t i = n - 1; i > 0 && out[i] < out[i - 1]; --i) std::swap(out[i], out[i - 1]);
-    }
+    });
   }
-  return users.size();
+  return p->model.users();
 }
 
 size_t epp_user_runs(const epp_predictor* p, uint32_t user, epp_run* out, size_t max) {
   if (p == nullptr) return 0;
   std::lock_guard lock(p->mu);
-  auto it = p->model.histories().find(user);
-  if (it == p->model.histories().end()) return 0;
-  const auto& ring = it->second.recent;
+  const auto* h = p->model.history(user);
+  if (h == nullptr) return 0;
+  const auto& ring = h->recent;
   for (size_t i = 0; out != nullptr && i < ring.size() && i < max; ++i) {
     const auto& r = ring.at(i);
     out[i] = epp_run{r.job_id, r.submit, r.end, r.estimate, r.runtime};
@@ -199,10 +198,10 @@ size_t epp_user_runs(const epp_predictor* p, uint32_t user, epp_run* out, size_t
 int epp_user_accuracy(const epp_predictor* p, uint32_t user, double* mean, uint64_t* count) {
   if (p == nullptr) return 0;
   std::lock_guard lock(p->mu);
-  auto it = p->model.histories().find(user);
-  if (it == p->model.histories().end() || it->second.accuracy_count == 0) return 0;
-  if (mean != nullptr) *mean = it->second.accuracy_sum / static_cast<double>(it->second.accuracy_count);
-  if (count != nullptr) *count = it->second.accuracy_count;
+  const auto* h = p->model.history(user);
+  if (h == nullptr || h->accuracy_count == 0) return 0;
+  if (mean != nullptr) *mean = h->accuracy_sum / static_cast<double>(h->accuracy_count);
+  if (count != nullptr) *count = h->accuracy_count;
   return 1;
 }
 

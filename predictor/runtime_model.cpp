@@ -78,15 +78,7 @@ std::int64_t RuntimeModel::predict_history(const UserHistory* h, const epp_job& 
   return std::clamp<std::int64_t>(apply_metric(spec_.metric, v, n), 1, job.estimate);
 }
 
-std::int64_t RuntimeModel::predict_learned(const UserHistory* h, const epp_job& job) {
-  // A job with an id is remembered as pending below, so its user's entry is made here (an
-  // empty list counts no load, as no list does) and looked up once.
-  PendingJobs* pending = nullptr;
-  if (job.job_id != 0) {
-    pending = &pending_[job.user_id];
-  } else if (auto it = pending_.find(job.user_id); it != pending_.end()) {
-    pending = &it->second;
-  }
+std::int64_t RuntimeModel::predict_learned(const UserHistory* h, PendingJobs* pending, const epp_job& job) {
   const FeatureVector x = learner_->prepare(job_features(h, pending, job, spec_.learned.features));
   const double v = learner_->predict(x);
   if (job.job_id != 0) pending->remember(PendingJob{job.job_id, job.submit, job.procs, x});
@@ -99,11 +91,16 @@ std::int64_t RuntimeModel::predict_learned(const UserHistory* h, const epp_job& 
 std::int64_t RuntimeModel::predict(const epp_job& job) {
   if (job.estimate <= 0) return 1;  // no limit known: nothing sensible to plan with
   std::int64_t p = job.estimate;
-  const UserHistory* h = nullptr;
-  if (has_history()) {
+  UserEntry* e = nullptr;
+  if (spec_.kind == Kind::Learned && job.job_id != 0) {
+    // Remembered as pending below: the user's entry is made here (no history yet counts as
+    // none, and an empty pending list counts no load).
+    e = &users_[job.user_id];
+  } else if (has_history()) {
     auto it = users_.find(job.user_id);
-    if (it != users_.end()) h = &it->second;
+    if (it != users_.end()) e = &it->second;
   }
+  const UserHistory* h = e != nullptr && e->has_history ? &e->history : nullptr;
   switch (spec_.kind) {
     case Kind::History:
       p = predict_history(h, job);
@@ -117,7 +114,7 @@ std::int64_t RuntimeModel::predict(const epp_job& job) {
       }
       break;
     case Kind::Learned:
-      p = predict_learned(h, job);
+      p = predict_learned(h, e != nullptr ? &e->pending : nullptr, job);
       break;
     case Kind::Estimate:
     case Kind::Double:
@@ -186,11 +183,21 @@ void RuntimeModel::add_run(UserHistory& h, const Run& run) {
   h.seen.insert(run.job_id, run.end);
 }
 
-UserHistory& RuntimeModel::history_of(std::uint32_t user) {
-  auto [it, added] = users_.try_emplace(user);
-  // The learned model's kept-runs mean is O(1) from tracked runtimes.
-  if (added && spec_.kind == Kind::Learned) it->second.recent.track_runtimes();
-  return it->second;
+UserHistory& RuntimeModel::history_of(std::uint32_t user) { return history_of(users_[user]); }
+
+UserHistory& RuntimeModel::history_of(UserEntry& e) {
+  if (!e.has_history) {
+    e.has_history = true;
+    ++users_with_history_;
+    // The learned model's kept-runs mean is O(1) from tracked runtimes.
+    if (spec_.kind == Kind::Learned) e.history.recent.track_runtimes();
+  }
+  return e.history;
+}
+
+const UserHistory* RuntimeModel::history(std::uint32_t user) const {
+  auto it = users_.find(user);
+  return it != users_.end() && it->second.has_history ? &it->second.history : nullptr;
 }
 
 bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
@@ -198,18 +205,14 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   // The job is no longer pending whether or not it teaches.
   FeatureVector x{};
   bool predicted = false;
-  if (learner_) {
-    auto it = pending_.find(job.user_id);
-    if (it != pending_.end()) {
-      // An emptied list stays (a user with one job at a time would otherwise allocate
-      // and free a map entry per job); PendingJobs::take gives back a burst's buffer.
-      predicted = it->second.take(job.job_id, &x);
-    }
-  }
+  auto it = users_.find(job.user_id);
+  // An emptied list stays (a user with one job at a time would otherwise allocate per
+  // job); PendingJobs::take gives back a burst's buffer.
+  if (learner_ && it != users_.end()) predicted = it->second.pending.take(job.job_id, &x);
   if (start < 0 || end < start) return false;
   const std::int64_t runtime = end - start;
   if (!teaches(end_state, runtime)) return false;
-  UserHistory& h = history_of(job.user_id);
+  UserHistory& h = history_of(it != users_.end() ? it->second : users_[job.user_id]);
   if (h.seen.contains(job.job_id, end)) return false;
   if (learner_ && job.estimate > 0) {
     // A job learnt without a prediction (an import from accounting, or one forgotten as
@@ -224,8 +227,8 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
 
 void RuntimeModel::clear() {
   users_.clear();
+  users_with_history_ = 0;
   records_ = 0;
-  pending_.clear();
   if (learner_) learner_.emplace(spec_.learned);
 }
 

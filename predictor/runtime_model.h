@@ -44,11 +44,23 @@ class RuntimeModel {
   // Whether a job that ended this way teaches, per spec.learn.
   bool teaches(int end_state, std::int64_t runtime) const;
 
-  std::size_t users() const { return users_.size(); }
+  // Users with history (a learned-kind user predicted but never learnt from has none).
+  std::size_t users() const { return users_with_history_; }
   std::size_t records() const { return records_; }
 
-  // For persistence.
-  const std::unordered_map<std::uint32_t, UserHistory>& histories() const { return users_; }
+  // For persistence and the C ABI: the user's history (null if none), each user's history
+  // and each user's pending jobs (kind learned), in no particular order.
+  const UserHistory* history(std::uint32_t user) const;
+  template <class F>
+  void for_each_history(F f) const {
+    for (const auto& [uid, e] : users_)
+      if (e.has_history) f(uid, e.history);
+  }
+  template <class F>
+  void for_each_pending(F f) const {
+    for (const auto& [uid, e] : users_)
+      if (!e.pending.empty()) f(uid, e.pending);
+  }
   void clear();
   // Loading a saved state: runs go back in without the end-state filter or accuracy.
   void restore_recent(std::uint32_t user, const Run& run);
@@ -59,27 +71,36 @@ class RuntimeModel {
   // Kind learned: the model and the jobs predicted but not ended (null/empty otherwise).
   const OnlineRegression* learner() const { return learner_ ? &*learner_ : nullptr; }
   OnlineRegression* learner() { return learner_ ? &*learner_ : nullptr; }
-  const std::unordered_map<std::uint32_t, PendingJobs>& pending() const { return pending_; }
-  void restore_pending(std::uint32_t user, const PendingJob& job) { pending_[user].remember(job); }
+  void restore_pending(std::uint32_t user, const PendingJob& job) { users_[user].pending.remember(job); }
 
  private:
+  // What is kept of one user. The learned kind's pending jobs sit beside the history, so a
+  // predict + learn pair looks the user up once each (with many users the lookup misses
+  // the cache). An emptied pending list stays (a user with one job at a time does not
+  // allocate per job), holding at most PendingJobs::kKeptCapacity slots: memory per user
+  // stays bounded.
+  struct UserEntry {
+    UserHistory history;
+    PendingJobs pending;
+    // False while the entry only holds pending jobs: the user has no history yet.
+    bool has_history = false;
+  };
+
   std::int64_t predict_history(const UserHistory* h, const epp_job& job) const;
   std::int64_t fallback(const UserHistory* h, std::int64_t estimate) const;
-  std::int64_t predict_learned(const UserHistory* h, const epp_job& job);
+  std::int64_t predict_learned(const UserHistory* h, PendingJobs* pending, const epp_job& job);
   void add_run(UserHistory& h, const Run& run);
   // The user's history, made if new (set up for the model's kind).
   UserHistory& history_of(std::uint32_t user);
+  UserHistory& history_of(UserEntry& e);
 
   Spec spec_;
   std::string spec_text_;
-  std::unordered_map<std::uint32_t, UserHistory> users_;
+  std::unordered_map<std::uint32_t, UserEntry> users_;
+  std::size_t users_with_history_ = 0;
   std::size_t records_ = 0;
   std::optional<WorkloadStats> workload_;
   std::optional<OnlineRegression> learner_;
-  // Per user, the jobs predicted and not ended. A user's emptied list stays (so a user with
-  // one job at a time does not allocate an entry per job), holding at most
-  // PendingJobs::kKeptCapacity slots: memory per user stays bounded, like users_.
-  std::unordered_map<std::uint32_t, PendingJobs> pending_;
 };
 
 }  // namespace easypp::predictor

@@ -105,13 +105,14 @@ json_t* number_array(const FeatureVector& v) {
 json_t* learned_to_json(const RuntimeModel& model) {
   const OnlineRegression::State& st = model.learner()->state();
   json_t* pending = json_array();
-  for (const auto& [uid, jobs] : model.pending())
+  model.for_each_pending([&](std::uint32_t uid, const PendingJobs& jobs) {
     for (const PendingJob& p : jobs.jobs()) {
       json_t* row = json_pack("[IIII]", static_cast<json_int_t>(uid), static_cast<json_int_t>(p.job_id),
                               static_cast<json_int_t>(p.submit), static_cast<json_int_t>(p.procs));
       for (double x : p.x) json_array_append_new(row, json_real(std::isfinite(x) ? x : 0.0));
       json_array_append_new(pending, row);
     }
+  });
   return json_pack("{s:s,s:I,s:f,s:o,s:o,s:o,s:o}", "shape", model_shape(model.spec().learned).c_str(), "steps",
                    static_cast<json_int_t>(st.steps), "n_sum", std::isfinite(st.n_sum) ? st.n_sum : 0.0, "w",
                    number_array(st.w), "s", number_array(st.s), "g", number_array(st.g), "pending", pending);
@@ -203,7 +204,7 @@ bool learned_from_json(json_t* j, RuntimeModel& model, std::string& why) {
 
 Json to_json(const RuntimeModel& model) {
   Json users(json_array());
-  for (const auto& [uid, h] : model.histories()) {
+  model.for_each_history([&](std::uint32_t uid, const UserHistory& h) {
     json_t* recent = json_array();
     for (std::size_t i = 0; i < h.recent.size(); ++i) json_array_append_new(recent, run_array(h.recent.at(i)));
     json_t* seen = json_array();
@@ -220,7 +221,7 @@ Json to_json(const RuntimeModel& model) {
       json_object_set_new(user, "by_estimate", table);
     }
     json_array_append_new(users.get(), user);
-  }
+  });
   Json doc(json_pack("{s:s,s:i,s:s,s:o}", "format", kFormat, "schema", model.learner() ? kStateSchema : 1, "spec",
                      model.spec_text().c_str(), "users", users.release()));
   if (doc && model.learner()) json_object_set_new(doc.get(), "learned", learned_to_json(model));

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime_model.h"
 #include "spec.h"
@@ -28,13 +29,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (why.empty() || model.users() != 0) __builtin_trap();
     return 0;
   }
-  for (const auto& [uid, h] : model.histories()) {
+  // Collected first: a prediction may add a user to the model.
+  std::vector<epp_job> jobs;
+  model.for_each_history([&](std::uint32_t uid, const UserHistory& h) {
     epp_job job{};
     job.user_id = uid;
     job.estimate = h.recent.size() ? h.recent.newest().estimate : 60;
     job.procs = 1;
     job.runtime = -1;
+    jobs.push_back(job);
+  });
+  for (const epp_job& job : jobs)
     if (model.predict(job) < 1) __builtin_trap();
-  }
   return 0;
 }

@@ -242,6 +242,40 @@ TEST_F(LearnedState, RoundTripContinuesExactlyAsWithoutARestart) {
   EXPECT_EQ(epp_predictor_records(b.get()), epp_predictor_records(straight.get()));
 }
 
+TEST_F(LearnedState, PredictedUsersWithoutARunAreNotUsersWithHistory) {
+  // A predicted job is remembered as pending under its user; until one of the user's jobs
+  // teaches, the user has no history: not counted or listed, no runs, and saved only as a
+  // pending job, which comes back and is learnt from the features it was predicted with.
+  const std::string spec = "learned:target=seconds,eta=10";
+  auto a = make_predictor(spec), straight = make_predictor(spec);
+  // Job 9 stays pending throughout: job 1's saved features count it as the user's load.
+  epp_job j9 = job_at(9, 7, 1000, 0), j1 = job_at(1, 7, 1000, 0), j2 = job_at(2, 8, 1000, 0);
+  for (auto* m : {a.get(), straight.get()}) {
+    epp_predict(m, &j9);
+    epp_predict(m, &j1);
+    epp_predict(m, &j2);
+    epp_learn(m, &j2, 0, 100, EPP_END_CANCELLED);  // ends without teaching
+  }
+  std::uint32_t ids[4] = {};
+  EXPECT_EQ(epp_predictor_users(a.get()), 0u);
+  EXPECT_EQ(epp_predictor_user_ids(a.get(), ids, 4), 0u);
+  EXPECT_EQ(epp_user_runs(a.get(), 7, nullptr, 0), 0u);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  EXPECT_NE(read().find("\"users\":[]"), std::string::npos) << read();
+  EXPECT_NE(read().find("],[7,1,0,1,"), std::string::npos) << read();  // after job 9
+  auto b = make_predictor(spec);
+  ASSERT_EQ(epp_load(b.get(), path_.c_str(), err_, sizeof err_), EPP_LOAD_OK) << err_;
+  EXPECT_EQ(epp_predictor_users(b.get()), 0u);
+  // The same learn after the restart: user 7 now has a history, and the model moved as
+  // in the predictor never stopped.
+  for (auto* m : {b.get(), straight.get()}) epp_learn(m, &j1, 0, 300, EPP_END_COMPLETED);
+  EXPECT_EQ(epp_predictor_users(b.get()), 1u);
+  ASSERT_EQ(epp_predictor_user_ids(b.get(), ids, 4), 1u);
+  EXPECT_EQ(ids[0], 7u);
+  epp_job j3 = job_at(3, 7, 1000, 500);
+  EXPECT_EQ(epp_predict(b.get(), &j3), epp_predict(straight.get(), &j3));
+}
+
 TEST_F(LearnedState, OldSchemaFileLoadsWithAFreshModel) {
   // A schema-1 file (written by a history predictor, as every library before schema 2
   // wrote): the learned predictor keeps its histories and starts its weights fresh.
