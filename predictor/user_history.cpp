@@ -3,12 +3,25 @@
 #include <algorithm>
 
 namespace easypp::predictor {
+namespace {
+
+// Where an entry ending at `end` goes in a buffer of `size` entries ordered by end time:
+// after every kept one that ended no later (ties keep arrival order). `newest_end`, when
+// known (a non-empty buffer that keeps it), answers the usual arrival, the newest end,
+// without reading the buffer (with many users it is not in cache); end_at(i) otherwise.
+template <class EndAt>
+std::size_t end_ordered_position(std::size_t size, const std::int64_t* newest_end, std::int64_t end, EndAt end_at) {
+  std::size_t pos = size;
+  if (size > 0 && newest_end != nullptr && end >= *newest_end) return pos;
+  while (pos > 0 && end_at(pos - 1) > end) --pos;
+  return pos;
+}
+
+}  // namespace
 
 bool RunRing::add(const Run& run) {
-  // Position: after every kept run that ended no later than this one.
-  std::size_t pos = size_;
-  if (!tracked_ || size_ == 0 || run.end < newest_end_)
-    while (pos > 0 && at(pos - 1).end > run.end) --pos;
+  std::size_t pos = end_ordered_position(size_, tracked_ ? &newest_end_ : nullptr, run.end,
+                                         [this](std::size_t i) { return at(i).end; });
   if (size_ == capacity_) {
     if (pos == 0) return false;  // older than all kept runs of a full ring
     const std::int64_t dropped = tracked_ ? runtimes_[index(0)] : 0;
@@ -109,10 +122,7 @@ bool SeenJobs::contains(std::uint64_t id, std::int64_t end) const {
 void SeenJobs::insert(std::uint64_t id, std::int64_t end) {
   if (id == 0) return;
   high_water_ = std::max(high_water_, id);
-  // Position: after every kept job that ended no later than this one.
-  std::size_t pos = size_;
-  if (size_ > 0 && end < newest_end_)
-    while (pos > 0 && end_at(pos - 1) > end) --pos;
+  std::size_t pos = end_ordered_position(size_, &newest_end_, end, [this](std::size_t i) { return end_at(i); });
   if (size_ == kSeenIds) {
     if (pos == 0) return;  // older than everything kept: already counts as known
     jobs_[head_].id = 0;
