@@ -1,5 +1,6 @@
 // Parsers for Slurm's accounting outputs: jobcomp/filetxt lines and sacct --parsable2.
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -100,19 +101,25 @@ bool jobcomp_value(std::string_view line, std::string_view key, std::size_t& fro
   return true;
 }
 
+// The parse, with any exception (out of memory: the parsers allocate) turned into -1, as
+// nothing may leave the library through the C ABI. The message is written without
+// allocating.
+template <class F>
+int guarded(const char* name, char* err, std::size_t errlen, F parse) {
+  try {
+    return parse();
+  } catch (...) {
+    if (err != nullptr && errlen > 0) std::snprintf(err, errlen, "%s: failed (out of memory)", name);
+  }
+  return -1;
+}
+
 std::string_view trim_newline(std::string_view s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }
 
-}  // namespace
-}  // namespace easypp::predictor
-
-using namespace easypp::predictor;
-
-extern "C" {
-
-int epp_parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t errlen) {
+int parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t errlen) {
   if (text == nullptr || out == nullptr) return -1;
   std::string_view line = trim_newline(text);
   if (line.find_first_not_of(" \t") == std::string_view::npos) return 0;
@@ -162,7 +169,7 @@ int epp_parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t 
   return finish(out, "StartTime", start, "EndTime", end, err, errlen);
 }
 
-int epp_parse_sacct_line(const char* text, epp_record* out, char* err, size_t errlen) {
+int parse_sacct_line(const char* text, epp_record* out, char* err, size_t errlen) {
   if (text == nullptr || out == nullptr) return -1;
   std::string_view line = trim_newline(text);
   if (line.find_first_not_of(" \t") == std::string_view::npos) return 0;
@@ -203,6 +210,21 @@ int epp_parse_sacct_line(const char* text, epp_record* out, char* err, size_t er
   if (parse_time(f[3], out->job.submit) == Parse::Bad)
     return fail(err, errlen, "Submit", f[3], "expected YYYY-MM-DDTHH:MM:SS");
   return finish(out, "Start", f[4], "End", f[5], err, errlen);
+}
+
+}  // namespace
+}  // namespace easypp::predictor
+
+using namespace easypp::predictor;
+
+extern "C" {
+
+int epp_parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t errlen) {
+  return guarded("epp_parse_jobcomp_line", err, errlen, [&] { return parse_jobcomp_line(text, out, err, errlen); });
+}
+
+int epp_parse_sacct_line(const char* text, epp_record* out, char* err, size_t errlen) {
+  return guarded("epp_parse_sacct_line", err, errlen, [&] { return parse_sacct_line(text, out, err, errlen); });
 }
 
 int epp_learn_record(epp_predictor* p, const epp_record* r) {
