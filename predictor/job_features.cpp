@@ -95,7 +95,9 @@ FeatureVector job_features(const UserHistory* h, const PendingJobs* pending, con
   if ((groups & kGroupLoad) != 0) {
     if (pending != nullptr) pending->load(job.job_id, job.submit, pending_jobs, pending_procs);
     if (h != nullptr && h->recent.size() > 0) {
-      const std::int64_t since = job.submit - h->recent.newest_end();
+      std::int64_t since = 0;
+      // Times are any int64 (a simulated clock): a difference out of range is far past a week.
+      if (__builtin_sub_overflow(job.submit, h->recent.newest_end(), &since)) since = job.submit < 0 ? 0 : kWeek;
       since_last_end = static_cast<double>(std::clamp<std::int64_t>(since, 0, kWeek));
     }
   }

@@ -81,7 +81,8 @@ std::int64_t RuntimeModel::predict_history(const UserHistory* h, const epp_job& 
 std::int64_t RuntimeModel::predict_learned(const UserHistory* h, PendingJobs* pending, const epp_job& job) {
   const FeatureVector x = learner_->prepare(job_features(h, pending, job, spec_.learned.features));
   const double v = learner_->predict(x);
-  if (job.job_id != 0) pending->remember(PendingJob{job.job_id, job.submit, job.procs, x});
+  // At least 1, as the processor feature counts it (an SWF -1, "unknown", is not a load of -1).
+  if (job.job_id != 0) pending->remember(PendingJob{job.job_id, job.submit, std::max(1, job.procs), x});
   // Never above the kill time; a model gone wrong (not finite) plans with the estimate.
   if (!std::isfinite(v)) return job.estimate;
   return std::clamp<std::int64_t>(std::llround(std::clamp(v, 1.0, static_cast<double>(job.estimate))), 1,
@@ -211,7 +212,7 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   if (learner_ && it != users_.end()) predicted = it->second.pending.take(job.job_id, &x);
   if (start < 0 || end < start) return false;
   const std::int64_t runtime = end - start;
-  if (!teaches(end_state, runtime)) return false;
+  if (runtime > kMaxRuntime || !teaches(end_state, runtime)) return false;
   UserHistory& h = history_of(it != users_.end() ? it->second : users_[job.user_id]);
   if (h.seen.contains(job.job_id, end)) return false;
   if (learner_ && job.estimate > 0) {
@@ -230,6 +231,13 @@ void RuntimeModel::clear() {
   users_with_history_ = 0;
   records_ = 0;
   if (learner_) learner_.emplace(spec_.learned);
+}
+
+void RuntimeModel::adopt_state(RuntimeModel&& loaded) {
+  users_ = std::move(loaded.users_);
+  users_with_history_ = loaded.users_with_history_;
+  records_ = loaded.records_;
+  learner_ = std::move(loaded.learner_);
 }
 
 void RuntimeModel::restore_recent(std::uint32_t user, const Run& run) {
@@ -261,7 +269,10 @@ void RuntimeModel::restore_accuracy(std::uint32_t user, double sum, std::uint64_
 }
 
 void RuntimeModel::restore_seen(std::uint32_t user, std::uint64_t id, std::int64_t end) {
-  history_of(user).seen.insert(id, end);
+  // The recent runs' ids went in with them (restore_recent), and a saved file lists them
+  // again: kept once, or every load would push older ids out.
+  SeenJobs& seen = history_of(user).seen;
+  if (!seen.has_id(id)) seen.insert(id, end);
 }
 
 }  // namespace easypp::predictor

@@ -62,6 +62,10 @@ class RuntimeModel {
       if (!e.pending.empty()) f(uid, e.pending);
   }
   void clear();
+  // Takes what `loaded` learnt (histories, pending jobs, the learned weights), keeping this
+  // model's spec and workload: a load must neither move the spec text the C ABI hands out
+  // (read without the lock) nor drop an evaluation kind's workload. Same spec required.
+  void adopt_state(RuntimeModel&& loaded);
   // Loading a saved state: runs go back in without the end-state filter or accuracy.
   void restore_recent(std::uint32_t user, const Run& run);
   void restore_by_estimate(std::uint32_t user, const Run& run);

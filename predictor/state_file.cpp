@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -81,6 +82,8 @@ void remove_stale_temporaries(const std::string& path) {
   }
 }
 
+// Job ids are uint64, JSON integers here int64: an id of 2^63 or more is written as its
+// two's complement (negative) and read back from it, so every id round-trips.
 json_t* run_array(const Run& r) {
   return json_pack("[IIIII]", static_cast<json_int_t>(r.job_id), static_cast<json_int_t>(r.submit),
                    static_cast<json_int_t>(r.end), static_cast<json_int_t>(r.estimate),
@@ -182,7 +185,9 @@ bool learned_from_json(json_t* j, RuntimeModel& model, std::string& why) {
       ok = json_is_integer(v);
       if (ok) head[k] = json_integer_value(v);
     }
-    ok = ok && head[0] >= 0 && head[0] <= 0xffffffffLL && head[1] > 0 && head[3] >= 0 && head[3] <= 0x7fffffffLL;
+    // procs: any int32 (older libraries kept an SWF -1 as it was), read as at least 1.
+    ok = ok && head[0] >= 0 && head[0] <= 0xffffffffLL && head[1] != 0 && head[3] >= -0x80000000LL &&
+         head[3] <= 0x7fffffffLL;
     PendingJob job;
     for (std::size_t k = 0; ok && k < kFeatures; ++k) {
       json_t* v = json_array_get(row, 4 + k);
@@ -190,12 +195,12 @@ bool learned_from_json(json_t* j, RuntimeModel& model, std::string& why) {
       if (ok) job.x[k] = json_number_value(v);
     }
     if (!ok) {
-      why = at + ": expected [uid, job_id > 0, submit, procs >= 0, " + std::to_string(kFeatures) + " features]";
+      why = at + ": expected [uid, job_id != 0, submit, procs, " + std::to_string(kFeatures) + " features]";
       return false;
     }
     job.job_id = static_cast<std::uint64_t>(head[1]);
     job.submit = head[2];
-    job.procs = static_cast<std::int32_t>(head[3]);
+    job.procs = std::max<std::int32_t>(1, static_cast<std::int32_t>(head[3]));
     model.restore_pending(static_cast<std::uint32_t>(head[0]), job);
   }
   model.learner()->restore(st);
@@ -215,9 +220,14 @@ Json to_json(const RuntimeModel& model) {
                              h.accuracy_sum, "accuracy_count", static_cast<json_int_t>(h.accuracy_count), "seen",
                              seen, "recent", recent);
     if (!h.by_estimate.empty()) {
+      // Least recently learnt estimate first: the load restores them in this order, so
+      // the one dropped next is the same as without a restart.
+      std::vector<const UserHistory::EstimateRuns*> order;
+      for (const auto& e : h.by_estimate) order.push_back(&e);
+      std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->last_used < b->last_used; });
       json_t* table = json_array();
-      for (const auto& e : h.by_estimate)
-        for (std::size_t i = 0; i < e.runs.size(); ++i) json_array_append_new(table, run_array(e.runs.at(i)));
+      for (const auto* e : order)
+        for (std::size_t i = 0; i < e->runs.size(); ++i) json_array_append_new(table, run_array(e->runs.at(i)));
       json_object_set_new(user, "by_estimate", table);
     }
     json_array_append_new(users.get(), user);
@@ -256,8 +266,8 @@ bool parse_run(json_t* j, Run& run, std::string& why) {
     }
     v[i] = json_integer_value(x);
   }
-  if (v[0] < 0 || v[4] < 0) {
-    why = "job_id and runtime must be >= 0";
+  if (v[4] < 0 || v[4] > kMaxRuntime) {
+    why = "runtime must be 0-" + std::to_string(kMaxRuntime);
     return false;
   }
   run = Run{static_cast<std::uint64_t>(v[0]), v[1], v[2], v[3], v[4]};
@@ -320,7 +330,7 @@ bool from_json(json_t* root, RuntimeModel& model, std::string& why) {
       json_t* s = json_array_get(seen, i);
       json_t* job = json_array_get(s, 0);
       json_t* end = json_array_get(s, 1);
-      if (json_array_size(s) != 2 || !json_is_integer(job) || json_integer_value(job) < 0 || !json_is_integer(end)) {
+      if (json_array_size(s) != 2 || !json_is_integer(job) || !json_is_integer(end)) {
         why = at + ".seen[" + std::to_string(i) + "]: expected [job_id, end]";
         return false;
       }
@@ -461,7 +471,7 @@ ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string
   }
   RuntimeModel fresh(model.spec());
   if (!from_json(root.get(), fresh, why)) return ParseOutcome::Corrupt;
-  model = std::move(fresh);
+  model.adopt_state(std::move(fresh));
   return ParseOutcome::Ok;
 }
 

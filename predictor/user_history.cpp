@@ -119,6 +119,13 @@ bool SeenJobs::contains(std::uint64_t id, std::int64_t end) const {
   return found;
 }
 
+bool SeenJobs::has_id(std::uint64_t id) const {
+  if (id == 0 || id > high_water_) return false;
+  for (const Job& kept : jobs_)
+    if (kept.id == id) return true;
+  return false;
+}
+
 void SeenJobs::insert(std::uint64_t id, std::int64_t end) {
   if (id == 0) return;
   high_water_ = std::max(high_water_, id);

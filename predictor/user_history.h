@@ -11,6 +11,10 @@
 
 namespace easypp::predictor {
 
+// The longest runtime a run may have, 2^40 s (about 35,000 years): anything longer is bad
+// input, and sums of kept runtimes stay far inside int64.
+inline constexpr std::int64_t kMaxRuntime = std::int64_t{1} << 40;
+
 // One terminated job that taught the predictor.
 struct Run {
   std::uint64_t job_id = 0;
@@ -91,6 +95,8 @@ class SeenJobs {
  public:
   static constexpr std::size_t kSeenIds = 128;
   bool contains(std::uint64_t id, std::int64_t end) const;
+  // Whether the id itself is kept (a scan: for loading a state, not the learning path).
+  bool has_id(std::uint64_t id) const;
   void insert(std::uint64_t id, std::int64_t end);
   std::size_t size() const { return size_; }
   // i = 0 is the oldest end kept.

@@ -2,6 +2,7 @@
 // recent runs, whatever the number of jobs; out-of-order ends keep the 30 latest ends.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "predictor_fixture.h"
@@ -31,6 +32,28 @@ TEST(Bounds, OutOfOrderEndsKeepTheLatestInOrder) {
   std::vector<epp_run> runs(30);
   ASSERT_EQ(epp_user_runs(p.get(), 7, runs.data(), runs.size()), 30u);
   for (int i = 0; i < 30; ++i) EXPECT_EQ(runs[i].end, 10000 + 110 + i) << i;
+}
+
+// Times are int64 and unchecked by callers (a simulated clock, an accounting import): a
+// run longer than 2^40 s is refused, so sums of kept runtimes cannot overflow (two runs
+// of INT64_MAX seconds once made the mean of the last two wrap to a 1 s prediction), and
+// a submit far before the user's last end still gives a prediction within its limit.
+TEST(Bounds, AbsurdTimesTeachNothingAndPredictionsStayInRange) {
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  for (const char* spec : {"", "history:metric=median", "learned"}) {
+    auto p = make_predictor(spec);
+    epp_job j = job(1, 7, 3600, 0);
+    EXPECT_EQ(epp_learn(p.get(), &j, 0, max, EPP_END_COMPLETED), 0) << spec;
+    j.job_id = 2;
+    EXPECT_EQ(epp_learn(p.get(), &j, 0, max, EPP_END_COMPLETED), 0) << spec;
+    j.job_id = 3;
+    EXPECT_EQ(epp_learn(p.get(), &j, 0, std::int64_t{1} << 40, EPP_END_COMPLETED), 1) << spec;  // the longest taught
+    EXPECT_EQ(predict(p.get(), 7, 3600), 3600) << spec;
+    epp_job early = job(4, 7, 3600, std::numeric_limits<std::int64_t>::min());
+    const std::int64_t e = epp_predict(p.get(), &early);
+    EXPECT_GE(e, 1) << spec;
+    EXPECT_LE(e, 3600) << spec;
+  }
 }
 
 }  // namespace

@@ -276,6 +276,32 @@ TEST_F(LearnedState, PredictedUsersWithoutARunAreNotUsersWithHistory) {
   EXPECT_EQ(epp_predict(b.get(), &j3), epp_predict(straight.get(), &j3));
 }
 
+// An SWF "unknown" processor count (-1) was kept as a pending job's load of -1 and saved
+// so; the loader refuses negative counts, so the next start set the whole state aside.
+// Now a pending job counts at least one processor, as the processor feature does, and a
+// file from before loads with -1 read as 1.
+TEST_F(LearnedState, UnknownProcessorCountsSurviveARestart) {
+  const std::string spec = "learned:target=seconds,eta=10";
+  auto a = make_predictor(spec), one = make_predictor(spec);
+  epp_job unknown = job_at(5, 7, 1000, 0, -1), known = job_at(5, 7, 1000, 0, 1);
+  epp_predict(a.get(), &unknown);
+  epp_predict(one.get(), &known);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  EXPECT_NE(read().find("[7,5,0,1,"), std::string::npos) << read();
+  auto b = make_predictor(spec);
+  ASSERT_EQ(epp_load(b.get(), path_.c_str(), err_, sizeof err_), EPP_LOAD_OK) << err_;
+  // The same job 6 behind it: job 5's load counts one processor, with -1 or 1 asked.
+  epp_job next = job_at(6, 7, 1000, 10);
+  EXPECT_EQ(epp_predict(b.get(), &next), epp_predict(one.get(), &next));
+  // A file written before the fix (procs -1 in a pending row) loads, -1 read as 1.
+  std::string old = read();
+  old.replace(old.find("[7,5,0,1,"), 9, "[7,5,0,-1,");
+  std::ofstream(path_, std::ios::binary | std::ios::trunc) << old;
+  auto c = make_predictor(spec);
+  ASSERT_EQ(epp_load(c.get(), path_.c_str(), err_, sizeof err_), EPP_LOAD_OK) << err_;
+  EXPECT_EQ(epp_predict(c.get(), &next), epp_predict(one.get(), &next));
+}
+
 TEST_F(LearnedState, OldSchemaFileLoadsWithAFreshModel) {
   // A schema-1 file (written by a history predictor, as every library before schema 2
   // wrote): the learned predictor keeps its histories and starts its weights fresh.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "predictor_fixture.h"
 #include "state_file_fixture.h"
@@ -121,6 +122,95 @@ TEST_F(StateFile, LoadRefusesASymlink) {
   EXPECT_EQ(load(p.get()), EPP_LOAD_ERROR);
   EXPECT_EQ(std::string(err_), path_ + ": is a symlink; refusing to read it");
   EXPECT_TRUE(fs::is_symlink(path_));  // left alone, not "set aside"
+}
+
+// Job ids are uint64 and JSON integers int64: an id of 2^63 or more is written negative
+// and must come back as itself (it once made the file unreadable: all history set aside).
+TEST_F(StateFile, JobIdsOfTwoToTheSixtyThreeAndAboveRoundTrip) {
+  auto a = make_predictor("");
+  const std::uint64_t big = (std::uint64_t{1} << 63) + 5;
+  ASSERT_EQ(teach(a.get(), big, 7, 3600, 900, 10000), 1);
+  ASSERT_EQ(teach(a.get(), 2, 7, 3600, 300, 10100), 1);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  auto b = make_predictor("");
+  ASSERT_EQ(load(b.get()), EPP_LOAD_OK) << err_;
+  epp_run runs[2];
+  ASSERT_EQ(epp_user_runs(b.get(), 7, runs, 2), 2u);
+  EXPECT_EQ(runs[0].job_id, big);
+  EXPECT_EQ(teach(b.get(), big, 7, 3600, 900, 10000), 0);  // still seen
+}
+
+// Loading must not add the recent runs' ids to the seen set a second time: six save/load
+// cycles used to fill the 128 slots with copies of the 30 recent ids, so an older job
+// reported again (ending after everything kept) was learnt twice after restarts. The
+// never-restarted and the restarted predictor refuse it alike.
+TEST_F(StateFile, SeenIdsSurviveRepeatedRestartsWithoutDuplicates) {
+  auto straight = make_predictor("history:window=30");
+  auto restarted = make_predictor("history:window=30");
+  for (std::uint64_t id = 1; id <= 128; ++id) {
+    teach(straight.get(), id, 7, 3600, 100, 10000 + 10 * static_cast<std::int64_t>(id));
+    teach(restarted.get(), id, 7, 3600, 100, 10000 + 10 * static_cast<std::int64_t>(id));
+  }
+  for (int cycle = 0; cycle < 6; ++cycle) {
+    ASSERT_EQ(epp_save(restarted.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+    ASSERT_EQ(load(restarted.get()), EPP_LOAD_OK) << err_;
+  }
+  // Job 50 again, with a later end: its id is what makes it a duplicate.
+  EXPECT_EQ(teach(straight.get(), 50, 7, 3600, 100, 20000), 0);
+  EXPECT_EQ(teach(restarted.get(), 50, 7, 3600, 100, 20000), 0);
+  EXPECT_EQ(epp_predictor_records(restarted.get()), epp_predictor_records(straight.get()));
+}
+
+// type=extended keeps at most 64 estimates per user and drops the least recently learnt
+// one. The file keeps that order: estimate 1000, made first but learnt last, must survive
+// a 65th estimate after a restart as it does without one (window=1: its prediction is
+// its own last run, 7 s, not the estimate).
+TEST_F(StateFile, ExtendedTableDropsTheSameEstimateAfterARestart) {
+  const std::string spec = "history:type=extended,window=1";
+  auto straight = make_predictor(spec), a = make_predictor(spec);
+  std::uint64_t id = 1;
+  std::int64_t end = 10000;
+  auto learn_both = [&](std::int64_t estimate, std::int64_t runtime) {
+    for (auto* p : {straight.get(), a.get()}) teach(p, id, 7, estimate, runtime, end);
+    ++id;
+    end += 10;
+  };
+  learn_both(1000, 5);
+  for (std::int64_t e = 2000; e < 2000 + 63; ++e) learn_both(e, 5);
+  learn_both(1000, 7);  // estimate 1000 is now the most recently learnt
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  auto restarted = make_predictor(spec);
+  ASSERT_EQ(load(restarted.get()), EPP_LOAD_OK) << err_;
+  for (auto* p : {straight.get(), restarted.get()}) teach(p, id, 7, 5000, 5, end);  // the 65th
+  EXPECT_EQ(predict(straight.get(), 7, 1000), 7);
+  EXPECT_EQ(predict(restarted.get(), 7, 1000), 7);
+  EXPECT_EQ(predict(restarted.get(), 7, 2000), predict(straight.get(), 7, 2000));  // the one dropped
+}
+
+// A load replaces what was learnt, not the predictor: the spec text handed out earlier
+// stays valid (other threads read it without the lock), and an evaluation kind keeps
+// its workload.
+TEST_F(StateFile, LoadKeepsTheSpecTextAndTheWorkload) {
+  auto q = make_predictor("quant:error=1000,stdev=0");
+  std::vector<epp_workload_job> w;
+  for (int i = 1; i <= 100; ++i) w.push_back({static_cast<std::uint64_t>(i), 10 * i, 1 + i % 4, -1});
+  ASSERT_EQ(epp_set_workload(q.get(), w.data(), w.size(), err_, sizeof err_), 0) << err_;
+  epp_job j = job(40, 3, 36000, 1000, 400);
+  const std::int64_t before = epp_predict(q.get(), &j);
+  const char* spec = epp_predictor_spec(q.get());
+  ASSERT_EQ(epp_save(q.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  ASSERT_EQ(load(q.get()), EPP_LOAD_OK) << err_;
+  epp_workload_bounds b{};
+  EXPECT_EQ(epp_get_workload_bounds(q.get(), &b), 1);
+  EXPECT_EQ(epp_predict(q.get(), &j), before);
+  EXPECT_EQ(epp_predictor_spec(q.get()), spec);
+  auto h = make_predictor("");
+  teach(h.get(), 1, 7, 3600, 900, 10000);
+  const char* text = epp_predictor_spec(h.get());
+  ASSERT_EQ(epp_save(h.get(), path_.c_str(), err_, sizeof err_), 0) << err_;
+  ASSERT_EQ(load(h.get()), EPP_LOAD_OK) << err_;
+  EXPECT_EQ(epp_predictor_spec(h.get()), text);
+  EXPECT_STREQ(text, epp_predictor_spec(h.get()));
 }
 
 class CorruptState : public StateFile {
