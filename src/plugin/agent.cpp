@@ -53,6 +53,15 @@ void Agent::wake_at(std::optional<std::chrono::steady_clock::time_point> when) {
   cv_.notify_all();
 }
 
+void Agent::report(const char* what) noexcept {
+  // The hook builds a message (allocates): out of memory there must not end the thread
+  // function with an exception (std::terminate in slurmctld). The error is dropped.
+  try {
+    if (hooks_.error) hooks_.error(what);
+  } catch (...) {
+  }
+}
+
 void Agent::loop() {
   using Clock = std::chrono::steady_clock;
   // The first pass runs at once: slurmctld may have pending jobs from its saved state.
@@ -83,9 +92,9 @@ void Agent::loop() {
       hooks_.pass();
       ++passes_;
     } catch (const std::exception& e) {
-      if (hooks_.error) hooks_.error(e.what());
+      report(e.what());
     } catch (...) {
-      if (hooks_.error) hooks_.error("unknown exception");
+      report("unknown exception");
     }
   }
 }

@@ -51,6 +51,7 @@ class Agent {
 
  private:
   void loop();
+  void report(const char* what) noexcept;
 
   Hooks hooks_;
   std::chrono::milliseconds poll_;

@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "core/job_request.h"
 #include "core/machine.h"
@@ -680,8 +681,13 @@ std::optional<std::chrono::steady_clock::time_point> steady_time_of(std::optiona
 }
 
 std::mutex g_mutex;  // init/fini/reconfig against each other
-std::unique_ptr<Scheduler> g_scheduler;
-std::unique_ptr<Agent> g_agent;
+// Plain pointers, made by init() and deleted by fini(), never by a static destructor:
+// slurmctld's fatal() calls exit() holding its locks, maybe with a pass under way, and
+// an exit-time ~Agent would join that thread (a hang, the locks never freed) or, called
+// on the thread itself, destroy it joinable (std::terminate). At exit() the thread is
+// left to the process's end, like stock backfill's.
+Scheduler* g_scheduler = nullptr;
+Agent* g_agent = nullptr;
 
 void log_exception(const char* where) {
   try {
@@ -703,8 +709,8 @@ int init(void) {
     std::lock_guard lock(g_mutex);
     if (slurmctld_config.scheduling_disabled) return SLURM_SUCCESS;
     if (g_agent) return SLURM_SUCCESS;
-    g_scheduler = std::make_unique<Scheduler>();
-    Scheduler* s = g_scheduler.get();
+    auto scheduler = std::make_unique<Scheduler>();
+    Scheduler* s = scheduler.get();
     Agent::Hooks hooks;
     hooks.changed = [s] { return s->changed(); };
     hooks.pass = [s] {
@@ -716,7 +722,9 @@ int init(void) {
     hooks.error = [](const std::string& what) {
       error("sched/easypp: scheduling pass failed: %s", what.c_str());
     };
-    g_agent = std::make_unique<Agent>(hooks, kPoll, s->interval());
+    auto agent = std::make_unique<Agent>(hooks, kPoll, s->interval());
+    g_scheduler = scheduler.release();
+    g_agent = agent.release();
     g_agent->start("easypp");
     info("sched/easypp: %s loaded", plugin_name);
     return SLURM_SUCCESS;
@@ -731,8 +739,8 @@ void fini(void) {
     std::lock_guard lock(g_mutex);
     if (g_agent) g_agent->stop();
     if (g_scheduler) g_scheduler->final_save();
-    g_agent.reset();
-    g_scheduler.reset();
+    delete std::exchange(g_agent, nullptr);
+    delete std::exchange(g_scheduler, nullptr);
   } catch (...) {
     log_exception("fini");
   }
