@@ -357,6 +357,10 @@ class Scheduler {
       if (snap.waiting.empty() && !planner_->plans_empty_queue()) break;
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
+      // The start forecasts too (a node plan per group, up to easypp_start_estimates jobs
+      // placed), before the locks: show_plan only writes them where squeue reads them.
+      std::vector<std::vector<Reservation>> forecasts;
+      for (const GroupPlan& group : plan.groups) forecasts.push_back(planner_->forecast_starts(group));
       wake_at_ = plan.wake_at;
       bool again = false;
       {
@@ -370,7 +374,7 @@ class Scheduler {
         if (!again || round + 1 == kRounds) {
           locks.step("show");
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
-          show_plan(plan, model, where, now, trace);
+          show_plan(plan, forecasts, model, where, now, trace);
         }
         // Our own starts need no new pass; a change made by others while we planned (or
         // while the carrying out yielded) does.
@@ -531,7 +535,8 @@ class Scheduler {
   // squeue --start (start time and SchedNodeList) for reserved and forecast jobs, and why
   // the others wait: a reserved job waits for Resources, a job behind a reservation for
   // Priority (only reasons the plugin owns are replaced: limits and holds stay).
-  void show_plan(const ClusterPlan& plan, const ClusterModel& model,
+  void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
+                 const ClusterModel& model,
                  const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
     // Copies of an array's meta record (array_copy_id) show nothing: the meta record
     // shows the earliest.
@@ -566,7 +571,8 @@ class Scheduler {
       xfree(job->state_desc);
       changed = true;
     };
-    for (const GroupPlan& group : plan.groups) {
+    for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+      const GroupPlan& group = plan.groups[g];
       const Decision& d = group.decision;
       where = group_name(group, model);
       std::unordered_set<JobId> reserved;
@@ -575,7 +581,7 @@ class Scheduler {
         reserved.insert(r.job);
         set_reason(job_of(r.job), WAIT_RESOURCES);
       }
-      for (const Reservation& r : planner_->forecast_starts(group)) show(r, "forecast to start at");
+      for (const Reservation& r : forecasts[g]) show(r, "forecast to start at");
       if (d.reservations.empty()) continue;
       std::unordered_set<JobId> started(d.start.begin(), d.start.end());
       for (const Job& j : group.state.waiting)
