@@ -109,13 +109,18 @@ bool Planner::save(const std::string& path, std::string& error) const {
 }
 
 int Planner::load(const std::string& path, std::string& error) {
-  int result = EPP_LOAD_MISSING;
+  // The slot that saves loads first: a newer easypp's file refused there is refused where
+  // save() looks (the predictor then keeps it from being replaced), whatever the names
+  // of the other learning policies sort like.
+  PredictionSlot* persisted = persisted_slot();
+  if (!persisted) return EPP_LOAD_MISSING;
+  const int result = persisted->ledger->predictions().load(path, error);
+  if (result != EPP_LOAD_OK) return result;
   for (auto& [name, slot] : slots_) {
-    if (!slot.learns) continue;
-    result = slot.ledger->predictions().load(path, error);
-    if (result != EPP_LOAD_OK) break;
+    if (!slot.learns || &slot == persisted) continue;
+    if (const int other = slot.ledger->predictions().load(path, error); other != EPP_LOAD_OK) return other;
   }
-  return result;
+  return EPP_LOAD_OK;
 }
 
 int Planner::take_history(const Planner& old, std::string& error) {

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <unordered_set>
 
@@ -313,6 +315,29 @@ TEST(PluginPlanner, HistoryHandedOverInMemoryWhenTheSaveFails) {
   EXPECT_EQ(next.take_history(plain, err), EPP_LOAD_MISSING);
   EXPECT_EQ(plain.take_history(old, err), EPP_LOAD_MISSING);
   EXPECT_EQ(next.history_records(), 2u);
+}
+
+// A newer easypp's state file must survive a downgrade. With two learning policies the
+// one that saves (the global easy++) must be the one that refused it: "easy+" sorts
+// first, and loading stopped there, so easy++ never saw the file and replaced it.
+TEST(PluginPlanner, NewerStateFileIsKeptWhateverThePolicyNamesSortLike) {
+  const std::string dir = ::testing::TempDir() + "easypp_planner_newer_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/predictor.json";
+  const std::string newer = R"({"format":"easypp-predictor-state","schema":99,"spec":"","users":[]})";
+  std::ofstream(path) << newer;
+  Config c = config_with("easy++");
+  c.partition_policy = {{"debug", "easy+"}};
+  Planner planner(c);
+  std::string err;
+  EXPECT_EQ(planner.load(path, err), EPP_LOAD_ERROR);
+  EXPECT_NE(err.find("newer"), std::string::npos) << err;
+  planner.job_ended(finished(50, 9, 30, 600));
+  EXPECT_FALSE(planner.save(path, err));
+  std::ifstream in(path);
+  std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, newer) << "left untouched";
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PluginPlanner, MissingHistoryFileIsNotAnError) {
