@@ -427,7 +427,9 @@ std::vector<FinishedJob> read_finished_jobs(std::unordered_set<JobId>& finished,
       continue;
     }
     finished.insert(job->job_id);
-    if (job->start_time <= 0 || job->end_time < job->start_time) continue;  // never ran
+    // Never ran: slurmctld gives a pending job it cancels or fails start = end = now, but
+    // no nodes (job_completion_logger's own test for "never allocated compute nodes").
+    if (!job->nodes || job->start_time <= 0 || job->end_time < job->start_time) continue;
     FinishedJob f;
     f.job.id = job->job_id;
     f.job.user = job->user_id;

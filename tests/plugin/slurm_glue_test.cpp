@@ -238,6 +238,8 @@ class FakeSlurm : public ::testing::Test {
     j->start_time = start;
     j->end_time = start + static_cast<time_t>(limit_min) * 60;
     j->time_limit = limit_min;
+    static char allocated[] = "n0";  // an allocated job's node list: set, whatever it says
+    j->nodes = allocated;
     auto& res = resources_.emplace_back(std::make_unique<job_resources_t>());
     *res = job_resources_t{};
     res->node_bitmap = bit_alloc(node_record_count);
@@ -651,8 +653,10 @@ TEST_F(FakeSlurm, FinishedJobsWithHowTheyEnded) {
   running(3, {{0, 1}}, kNow - 50, 5, JOB_CANCELLED);
   running(4, {{0, 1}}, kNow - 50, 5, JOB_FAILED);
   running(5, {{0, 1}}, kNow - 50, 5, JOB_RUNNING);
+  // Cancelled while pending: slurmctld sets start = end = now (job_signal), no nodes.
   job_record_t* never_ran = pending(6, 1, 5);
   never_ran->job_state = JOB_CANCELLED;
+  never_ran->start_time = never_ran->end_time = kNow;
   pending(7, 1, 5);
   for (auto& j : jobs_)
     if (j->job_id <= 4) j->end_time = j->start_time + 42;
