@@ -42,7 +42,20 @@ std::string whole_file(const std::string& path) {
     if (n == 0) break;
     text.append(chunk, static_cast<size_t>(n));
   }
-  gzclose(in);
+  // A gzip stream cut short reads as a shorter file: gzread just returns 0. zlib reports
+  // it in gzerror (Z_BUF_ERROR) and gzclose, and a trace missing its end must not pass
+  // for a complete one.
+  int code = Z_OK;
+  std::string why = gzerror(in, &code);
+  const int closed = gzclose(in);
+  if (code != Z_OK || closed == Z_BUF_ERROR) {
+    if (code == Z_OK) {
+      why = "unexpected end of file";
+    } else if (why.rfind(path + ": ", 0) == 0) {
+      why = why.substr(path.size() + 2);  // zlib's message names the file too
+    }
+    throw ParseError(path + ":0: read error: " + why + " (truncated or corrupt gzip)");
+  }
   return text;
 }
 
@@ -99,6 +112,21 @@ Record parse_record(std::string_view line, const std::string& path, int line_no)
                        "'");
     }
   }
+  // Each field in the range its kind can hold: a time within 2^40 s (about 35,000
+  // years; sums and shifts of times cannot overflow), a count in an int, an id exact in a
+  // double (below 2^53: an id above it may have been rounded on reading). Memory fields (6,
+  // 7, 10) are any finite number. -1 (unknown) passes.
+  constexpr double kMaxTime = 1099511627776.0, kMaxCount = 2147483647.0, kMaxId = 9007199254740991.0;
+  const double limits[kFields] = {kMaxId,   kMaxTime, kMaxTime, kMaxTime,  kMaxCount, HUGE_VAL,
+                                  HUGE_VAL, kMaxCount, kMaxTime, HUGE_VAL, kMaxCount, kMaxId,
+                                  kMaxId,   kMaxId,   kMaxCount, kMaxCount, kMaxId,   kMaxTime};
+  for (int f = 0; f < kFields; ++f) {
+    if (std::fabs(v[f]) > limits[f]) {
+      throw ParseError(where(path, line_no) + "field " + std::to_string(f + 1) + " (" + kFieldNames[f] +
+                       ") = " + std::string(tokens[f]) + ": out of range (at most " +
+                       std::to_string(static_cast<std::int64_t>(limits[f])) + " in magnitude)");
+    }
+  }
   auto as_time = [](double x) { return static_cast<Time>(std::llround(x)); };
   auto as_int = [](double x) { return static_cast<int>(std::llround(x)); };
   auto as_i64 = [](double x) { return static_cast<std::int64_t>(std::llround(x)); };
@@ -150,12 +178,18 @@ void parse_header_line(std::string_view comment, Header& header, const std::stri
     out = x;
   };
   std::int64_t x = 0;
+  // A size: 0 or less means unknown (left unset); more than an int holds is an error.
+  auto size = [&](const char* name, int& out) {
+    first_number(x);
+    if (x > 2147483647) {
+      throw ParseError(where(path, line_no) + name + ": " + std::to_string(x) + ": out of range (at most 2147483647)");
+    }
+    if (x > 0) out = static_cast<int>(x);
+  };
   if (key == "MaxProcs") {
-    first_number(x);
-    header.max_procs = static_cast<int>(x);
+    size("MaxProcs", header.max_procs);
   } else if (key == "MaxNodes") {
-    first_number(x);
-    header.max_nodes = static_cast<int>(x);
+    size("MaxNodes", header.max_nodes);
   } else if (key == "UnixStartTime") {
     first_number(x);
     header.unix_start_time = x;

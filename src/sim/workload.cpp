@@ -54,7 +54,7 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
   }
   if (w.procs <= 0) {
     throw std::invalid_argument(trace.path +
-                                ": machine size unknown (no '; MaxProcs:' header): use --procs N");
+                                ": machine size unknown (no '; MaxProcs:' header with a size above 0): use --procs N");
   }
   w.jobs.reserve(trace.records.size());
   Time first_submit = -1;

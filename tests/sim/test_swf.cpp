@@ -131,6 +131,75 @@ TEST(SwfReader, CorruptGzipStreamIsAFileLevelError) {
   std::filesystem::remove(path);
 }
 
+// Review finding: a gzip file cut short (a copy interrupted on a line end) read as a
+// shorter trace, with no error: gzread just returns 0 at the cut. Now the cut is a
+// file-level error, with or without --skip-bad.
+TEST(SwfReader, TruncatedGzipIsAFileLevelError) {
+  std::string text = "; MaxProcs: 8\n";
+  for (int i = 1; i <= 3000; ++i)
+    text += std::to_string(i) + " " + std::to_string(10 * i) + " 0 " + std::to_string(i % 977) +
+            " 1 -1 -1 1 1000 -1 1 " + std::to_string(i % 13) + " 1 -1 -1 -1 -1 -1\n";
+  const std::string whole = scratch("whole.swf.gz"), cut = scratch("cut.swf.gz");
+  gzFile out = gzopen(whole.c_str(), "wb9");
+  ASSERT_NE(out, nullptr);
+  ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  ASSERT_EQ(gzclose(out), Z_OK);
+  EXPECT_EQ(easypp::swf::read(whole).records.size(), 3000u);
+  const std::string raw = slurp(whole);
+  {
+    std::ofstream o(cut, std::ios::binary);
+    o.write(raw.data(), static_cast<std::streamsize>(raw.size() / 2));
+  }
+  for (bool skip_bad : {false, true}) {
+    try {
+      easypp::swf::read(cut, {skip_bad});
+      ADD_FAILURE() << "a truncated gzip file must throw (skip_bad=" << skip_bad << ")";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(cut + ":0: read error: ", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find("truncated or corrupt gzip"), std::string::npos) << e.what();
+    }
+  }
+  std::filesystem::remove(whole);
+  std::filesystem::remove(cut);
+}
+
+// Review finding: numbers beyond what a field's kind holds were cast (a width of
+// 4294967300 became 4, a runtime near 2^63 overflowed the simulation). Now each is an
+// error naming the line and the field; -1 (unknown) and real traces' values pass.
+TEST(SwfReader, OutOfRangeFieldsAreNamed) {
+  const std::string path = scratch("range.swf");
+  const struct {
+    const char* line;
+    const char* error;
+  } cases[] = {
+      {"1 0 0 100 4294967300 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1",
+       ":2: field 5 (allocated procs) = 4294967300: out of range (at most 2147483647 in magnitude)"},
+      {"1 0 0 9223372036854775000 1 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1",
+       ":2: field 4 (run time) = 9223372036854775000: out of range (at most 1099511627776 in magnitude)"},
+      {"9007199254740993 0 0 10 1 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1",
+       ":2: field 1 (job number) = 9007199254740993: out of range (at most 9007199254740991 in magnitude)"},
+  };
+  for (const auto& c : cases) {
+    std::ofstream(path) << "; MaxProcs: 8\n" << c.line << "\n";
+    try {
+      easypp::swf::read(path);
+      ADD_FAILURE() << c.line;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(std::string(e.what()), path + c.error);
+    }
+  }
+  std::ofstream(path) << "; MaxProcs: 4294967304\n";
+  try {
+    easypp::swf::read(path);
+    ADD_FAILURE() << "MaxProcs beyond an int";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":1: MaxProcs: 4294967304: out of range (at most 2147483647)");
+  }
+  std::ofstream(path) << "; MaxProcs: -5\n1 0 0 10 1 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  EXPECT_EQ(easypp::swf::read(path).header.max_procs, -1) << "not a size: unknown";
+  std::filesystem::remove(path);
+}
+
 TEST(SwfReader, MalformedLineNamesFileAndLine) {
   const std::string path = data("malformed.swf");
   try {
