@@ -1,8 +1,11 @@
 #include "cli/command_line.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <iostream>
 
 namespace easypp::cli {
 
@@ -74,6 +77,16 @@ double parse_number(const std::string& option, const std::string& value, double 
                      bound);
   }
   return x;
+}
+
+int exit_status_after_output(const char* program, int status) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (!failed) return status;
+  const int saved = errno;
+  std::fprintf(stderr, "%s: cannot write the output: %s\n", program,
+               saved != 0 ? std::strerror(saved) : "write error");
+  return status == 0 ? 1 : status;
 }
 
 }  // namespace easypp::cli

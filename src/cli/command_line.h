@@ -61,6 +61,11 @@ std::int64_t parse_integer(const std::string& option, const std::string& value, 
 double parse_number(const std::string& option, const std::string& value, double min,
                     bool min_allowed);
 
+// A tool's exit status once what it wrote to standard output is flushed: output that
+// could not be written (a full disk) turns a status of 0 into 1, with one line on
+// stderr naming the program, never a success over a cut-off result.
+int exit_status_after_output(const char* program, int status);
+
 }  // namespace easypp::cli
 
 #endif

@@ -15,6 +15,7 @@
 #include <memory>
 #include <thread>
 
+#include "cli/command_line.h"
 #include "core/policy.h"
 #include "core/predictions.h"
 #include "replay/cli.h"
@@ -337,7 +338,8 @@ int run(const ReplayOptions& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int tool_main(int argc, char** argv) {
   using namespace easypp::replay;
   ReplayOptions options;
   try {
@@ -362,4 +364,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "easypp-replay: %s\n", e.what());
     return 1;
   }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  return easypp::cli::exit_status_after_output("easypp-replay", tool_main(argc, argv));
 }

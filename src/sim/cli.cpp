@@ -109,10 +109,12 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       } else {
         s.bad(v, "expected replay or cap");
       }
-    } else if (arg == "--load-factor") {
-      o.workload.load_factor = cli::parse_number(arg, s.value(), 0, false);
-    } else if (arg == "--estimate-factor") {
-      o.workload.estimate_factor = cli::parse_number(arg, s.value(), 0, false);
+    } else if (arg == "--load-factor" || arg == "--estimate-factor") {
+      const std::string value = s.value();
+      const double x = cli::parse_number(arg, value, 0, false);
+      // Scaled times must stay times (SWF's are within 2^40 s): 1e300 made negative submits.
+      if (x > 1000) throw UsageError(arg + "=" + value + ": expected a number > 0 and <= 1000");
+      (arg == "--load-factor" ? o.workload.load_factor : o.workload.estimate_factor) = x;
     } else if (arg == "--skip-bad") {
       s.flag();
       o.skip_bad = true;

@@ -69,10 +69,13 @@ void add_group(Machine& m, std::string_view group, const std::string& where) {
       count = parse_count(where, item, value, 1, false);
       if (count > 1000000) fail(where, item, "more than 1000000 nodes");
     } else if (key == "cpus") {
+      // Bounds per node keep the machine's totals (up to 10^6 nodes) inside int64.
       node.capacity[kCpu] = parse_count(where, item, value, 1, false);
+      if (node.capacity[kCpu] > 1000000) fail(where, item, "more than 1000000 CPUs on a node");
       have_cpus = true;
     } else if (key == "mem") {
       node.capacity[kMemory] = parse_count(where, item, value, 1, true);
+      if (node.capacity[kMemory] > (std::int64_t{1} << 40)) fail(where, item, "more than 2^40 MB on a node");
     } else if (!key.empty()) {
       std::size_t kind = 0;
       try {
@@ -81,6 +84,7 @@ void add_group(Machine& m, std::string_view group, const std::string& where) {
         fail(where, item, e.what());
       }
       node.capacity[kind] = parse_count(where, item, value, 0, false);
+      if (node.capacity[kind] > 1000000) fail(where, item, "more than 1000000 on a node");
     } else {
       fail(where, item, "empty key");
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "core/policy.h"
 #include "core/policy_params.h"
 #include "sim/cli.h"
@@ -145,7 +146,8 @@ int run(const easypp::sim::CliOptions& options) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int tool_main(int argc, char** argv) {
   easypp::sim::CliOptions options;
   try {
     options = easypp::sim::parse_cli(std::vector<std::string>(argv, argv + argc));
@@ -168,4 +170,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "easypp-sim: %s\n", e.what());
     return 1;
   }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  return easypp::cli::exit_status_after_output("easypp-sim", tool_main(argc, argv));
 }

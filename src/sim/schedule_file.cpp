@@ -1,5 +1,6 @@
 #include "sim/schedule_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,8 +31,11 @@ long long user_of(const SimJob& s) {
 
 }  // namespace
 
-std::string schedule_path(const std::string& path, const std::string& policy, bool several) {
+std::string schedule_path(const std::string& path, const std::string& label, bool several) {
   if (!several) return path;
+  // The policy's spec names the file: a '/' in it (mq:limits=100/1000) would be a directory.
+  std::string policy = label;
+  std::replace(policy.begin(), policy.end(), '/', '_');
   const std::size_t slash = path.find_last_of('/');
   const std::size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {

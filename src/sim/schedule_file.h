@@ -13,7 +13,7 @@
 namespace easypp::sim {
 
 // The file for one policy of a run: `path` itself when the run has one policy, else with
-// the policy's name before the extension (sched.csv -> sched.easy++.csv).
+// the policy's name before the extension (sched.csv -> sched.easy++.csv; a '/' in it becomes '_').
 std::string schedule_path(const std::string& path, const std::string& policy, bool several);
 
 // Writes the schedule (CSV when `path` ends in .csv, else SWF) atomically: a temporary

@@ -212,7 +212,8 @@ int cmd_list(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int tool_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
@@ -238,4 +239,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "easypp-sweep: %s\n", e.what());
     return 1;
   }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  return easypp::cli::exit_status_after_output("easypp-sweep", tool_main(argc, argv));
 }

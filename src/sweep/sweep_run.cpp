@@ -163,6 +163,10 @@ std::vector<TraceInput> parse_trace_list(const std::string& text) {
     if (t.label.find_first_of("|\n") != std::string::npos) {
       throw std::invalid_argument(where + ": a label may not contain '|' or a newline");
     }
+    // sweep.conf keeps LABEL|FILE|PROCS|JOBS per trace: a '|' in the file could not be read back.
+    if (t.path.find_first_of("|\n") != std::string::npos) {
+      throw std::invalid_argument(where + ": a trace file's name may not contain '|' or a newline");
+    }
     out.push_back(t);
   }
   std::set<std::string> labels;

@@ -260,7 +260,8 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace easypp::tools
 
-int main(int argc, char** argv) {
+namespace {
+int tool_main(int argc, char** argv) {
   using namespace easypp::tools;
   try {
     return run(argc, argv);
@@ -274,4 +275,9 @@ int main(int argc, char** argv) {
     std::cerr << "easypp-predict: " << e.what() << "\n";
     return kSource;
   }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  return easypp::cli::exit_status_after_output("easypp-predict", tool_main(argc, argv));
 }

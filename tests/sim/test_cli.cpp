@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cli.h"
+#include "sim/schedule_file.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {
@@ -81,6 +82,12 @@ TEST(Cli, BadValuesNameOptionAndValue) {
   EXPECT_EQ(usage_error({"--trace", "t"}), "--policy: required");
   EXPECT_EQ(usage_error({"--trace"}), "--trace: needs a value");
   EXPECT_EQ(usage_error({"--frobnicate"}), "--frobnicate: unknown option (see --help)");
+  // Scaled times must stay times: 1e300 once gave negative submits and waits.
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--load-factor", "1e300"}),
+            "--load-factor=1e300: expected a number > 0 and <= 1000");
+  EXPECT_EQ(usage_error({"--trace", "t", "--policy", "easy", "--estimate-factor=1001"}),
+            "--estimate-factor=1001: expected a number > 0 and <= 1000");
+  EXPECT_EQ(parse({"--trace", "t", "--policy", "easy", "--load-factor", "1000"}).workload.load_factor, 1000);
 }
 
 struct Ran {
@@ -106,6 +113,29 @@ TEST(Program, BadOptionExitsTwoNamingIt) {
   Ran r = run_program("--trace x --policy easy --load-factor=-1");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--load-factor=-1: expected a number > 0"), std::string::npos) << r.out;
+}
+
+// Output that cannot be written (here /dev/full) is a failure, not status 0 over an empty
+// or cut-off result.
+TEST(Program, UnwritableOutputExitsOne) {
+  // stderr to the pipe, then stdout to /dev/full (run_program joins both to the pipe).
+  const std::string cmd = std::string(EASYPP_BUILDDIR) + "/src/sim/easypp-sim --trace " +
+                          testing::data_path("fig1_easy.swf") + " --policy easy 2>&1 >/dev/full";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string err;
+  char buf[512];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) err.append(buf, n);
+  const int st = pclose(p);
+  EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 1);
+  EXPECT_NE(err.find("easypp-sim: cannot write the output:"), std::string::npos) << err;
+}
+
+// A policy spec with a '/' names its schedule file with '_' there (it once named a
+// directory that did not exist, and the run failed after simulating).
+TEST(Program, SchedulePathOfASpecWithASlash) {
+  EXPECT_EQ(easypp::sim::schedule_path("out/s.swf", "mq:limits=100/1000", true), "out/s.mq:limits=100_1000.swf");
+  EXPECT_EQ(easypp::sim::schedule_path("out/s.swf", "mq:limits=100/1000", false), "out/s.swf");
 }
 
 TEST(Program, UnknownPolicyExitsTwo) {

@@ -51,6 +51,11 @@ TEST(MachineSpec, ErrorsNameTheKeyValue) {
   expect_error("nodes=4,cpus=8,mem=3Q", "mem=3Q: size suffix must be K, M, G or T");
   expect_error("nodes=4,cpus", "cpus: expected key=value");
   expect_error("nodes=1,cpus=1,a=1,b=1,c=1,d=1,e=1,f=1,g=1", "more than 8 resource kinds");
+  // Per-node bounds keep the machine's totals inside int64 (cpus near 2^63 overflowed the
+  // sum, and the error then blamed the trace's header).
+  expect_error("nodes=2,cpus=9223372036854775807", "cpus=9223372036854775807: more than 1000000 CPUs on a node");
+  expect_error("nodes=2,cpus=8,mem=2000000T", "mem=2000000T: more than 2^40 MB on a node");
+  expect_error("nodes=2,cpus=8,gpu=1000001", "gpu=1000001: more than 1000000 on a node");
 }
 
 TEST(MachineSpec, FileErrorsNameTheLine) {

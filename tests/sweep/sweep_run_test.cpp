@@ -222,6 +222,11 @@ TEST(TraceList, Forms) {
   EXPECT_NE(error_of(dir.file("a.swf") + "," + dir.file("a.swf")).find("label a used twice"),
             std::string::npos);
   EXPECT_NE(error_of(dir.file("a.swf") + ",").find("empty item"), std::string::npos);
+  // sweep.conf keeps LABEL|FILE|PROCS|JOBS: a '|' in the file name once made a sweep
+  // whose resume and rank could not read their own sweep.conf.
+  testing::write_synthetic_swf(dir.file("a|b.swf"), 5);
+  EXPECT_EQ(error_of("x=" + dir.file("a|b.swf")),
+            "traces: x=" + dir.file("a|b.swf") + ": a trace file's name may not contain '|' or a newline");
 }
 
 TEST(ConfigSelection, Forms) {
