@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 #include <utility>
 
 namespace easypp {
@@ -92,9 +93,12 @@ JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state
   const auto learnt = predictions_.job_ended(j, facts.start, end, end_state);
   Ended out{learnt.learnt, learnt.repredict_user};
   if (out.repredict_user && remembers_) {
-    // Propagation: the user's waiting jobs are predicted again when next admitted.
+    // Propagation: the user's waiting jobs are predicted again when next admitted. Jobs
+    // the last decision started count as running (the next sync sees them so): a running
+    // job keeps its prediction, as in the simulator, which re-predicts waiting jobs only.
+    const std::unordered_set<JobId> started(decision_.start.begin(), decision_.start.end());
     std::erase_if(memory_, [&](const auto& kv) {
-      return kv.second.user == *out.repredict_user && !kv.second.running;
+      return kv.second.user == *out.repredict_user && !kv.second.running && !started.count(kv.first);
     });
   }
   return out;

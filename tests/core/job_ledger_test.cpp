@@ -70,5 +70,26 @@ TEST(JobLedger, CorrectsAtSyncAndLearnsOnce) {
   EXPECT_FALSE(ledger.ended(facts(3, 7, 5000, 1000), 2000, 0).learnt) << "once per id";
 }
 
+// Propagation re-predicts a user's waiting jobs when one of theirs ends, not a job the
+// last pass started (still marked waiting until the next sync): X, started at 5 with the
+// estimate as prediction (no history), kept 10000 after Y's 50 s run ended, where it was
+// predicted again from that run (50) and its planned end went back in time.
+TEST(JobLedger, PropagationLeavesAJustStartedJobsPrediction) {
+  auto policy = make_policy("easy++");
+  JobLedger ledger(policy->traits(), "history:propagation=on");
+  std::vector<JobFacts> running{facts(1, 7, 10000, 0)};
+  std::vector<JobFacts> waiting{facts(2, 7, 10000), facts(3, 7, 10000)};
+  waiting[1].procs = 8;  // waits: wider than the free processors
+  const Decision& d = ledger.sync(*policy, 5, 4, nullptr, running, waiting);
+  ASSERT_EQ(d.start, std::vector<JobId>{2});
+  ASSERT_TRUE(ledger.ended(facts(1, 7, 10000, 0), 50, 0).learnt);
+  running = {facts(2, 7, 10000, 5)};
+  waiting = {facts(3, 7, 10000)};
+  waiting[0].procs = 8;
+  ledger.sync(*policy, 52, 4, nullptr, running, waiting);
+  EXPECT_EQ(ledger.state().running[0].job.prediction, 10000) << "started before the end: kept";
+  EXPECT_EQ(ledger.state().waiting[0].prediction, 50) << "waiting: predicted again from Y's run";
+}
+
 }  // namespace
 }  // namespace easypp
