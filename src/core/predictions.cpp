@@ -6,6 +6,13 @@
 #include <utility>
 
 namespace easypp {
+namespace {
+
+// Steps of one correction at most (the library's own bound: steps grow geometrically, so
+// a handful pass any real elapsed time).
+constexpr int kMaxCorrectionSteps = 256;
+
+}  // namespace
 
 Predictions::Predictions(const PolicyTraits& traits, std::string_view spec_override)
     : traits_(traits) {
@@ -60,10 +67,20 @@ bool Predictions::correct(RunningJob& job, Time now) {
   if (!traits_.correct_predictions || now < job.predicted_end()) return false;
   const Time elapsed = now - job.start;
   const epp_job e = to_epp(job.job, -1);
-  Time next = epp_correct(predictor_, &e, job.job.prediction, elapsed, job.job.corrections);
-  // The ABI promises next > elapsed; keep the driver's wake-up in the future regardless.
-  job.job.prediction = std::max(next, elapsed + 1);
-  ++job.job.corrections;
+  // One step at a time, each counted: a correction made late (a plugin pass after the
+  // predicted end) takes the same steps as one made at each predicted end (the
+  // simulator), and a later step's size (gradual: by its number) does not depend on when
+  // passes happened. At the predicted end itself it is one step, as before.
+  Time p = job.job.prediction;
+  int corrections = job.job.corrections;
+  for (int step = 0; step < kMaxCorrectionSteps && p <= elapsed; ++step) {
+    // The ABI promises a result above the elapsed time given (here p): one step.
+    p = std::max(epp_correct(predictor_, &e, p, p, corrections), p + 1);
+    ++corrections;
+  }
+  // Keep the driver's wake-up in the future regardless.
+  job.job.prediction = std::max(p, elapsed + 1);
+  job.job.corrections = corrections;
   return true;
 }
 

@@ -112,6 +112,27 @@ TEST(Predictions, CorrectionJumpsToTheEstimateThenGrowsGradually) {
   EXPECT_EQ(r.job.corrections, 3);
 }
 
+// A correction checked late (a plugin pass after the predicted end) takes the steps the
+// simulator takes at each predicted end, and counts them: correction=gradual, limit 20000,
+// prediction 100, started at 0. At each end: 100 -> 160 -> 1060 -> 2860 -> 6460 (steps of
+// 1, 15, 30, 60 minutes). Checked first at 1100: 2860 with three corrections, then 6460
+// at 2860 as at each end (a count of one made the next step 15 minutes: 3760).
+TEST(Predictions, ALateCorrectionTakesAndCountsEveryStep) {
+  Predictions at_each_end(make_policy("easy++")->traits(), "history:correction=gradual");
+  Predictions late(make_policy("easy++")->traits(), "history:correction=gradual");
+  RunningJob a = running(1, 4, 0, 100, 20000), b = a;
+  for (Time t : {100, 160, 1060}) ASSERT_TRUE(at_each_end.correct(a, t));
+  EXPECT_EQ(a.job.prediction, 2860);
+  EXPECT_EQ(a.job.corrections, 3);
+  ASSERT_TRUE(late.correct(b, 1100));
+  EXPECT_EQ(b.job.prediction, 2860);
+  EXPECT_EQ(b.job.corrections, 3);
+  ASSERT_TRUE(at_each_end.correct(a, 2860));
+  ASSERT_TRUE(late.correct(b, 2860));
+  EXPECT_EQ(a.job.prediction, 6460);
+  EXPECT_EQ(b.job.prediction, 6460);
+}
+
 TEST(Predictions, NoCorrectionForPoliciesThatDoNotCorrect) {
   Predictions p(make_policy("easy")->traits());
   RunningJob r = running(1, 4, 0, 1000, 1000);
