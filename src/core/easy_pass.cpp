@@ -122,38 +122,18 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
   // jobs just started (an end already past counts as now). With depth > 1 the first
   // `depth` blocked jobs get one, and jobs among them that fit without delaying an
   // earlier reservation start (they are backfilled).
-  std::size_t k = 0;
-  for (; k < positions_.size() && reserved_.size() < depth; ++k) {
-    const std::uint32_t p = positions_[k];
-    const Job& job = waiting[p];
-    require_plannable(job);
-    ++decision.examined;
-    // Never satisfiable in this domain: it must not block the queue.
-    if (!plan_.ever_fits(job)) continue;
-    if (auto placement = plan_.fits_now(job, now + job.prediction)) {
-      start(p, *placement, job.prediction, !reserved_.empty());
-      continue;
-    }
-    const EasyPlan::Slot slot = plan_.head_start(job);
-    if (slot.start == kNever) continue;  // windows keep it off every node for good
-    if (reserved_.empty()) head_ = Head{p, slot.start};
-    plan_.reserve(job, slot);
-    reserved_.push_back(p);
-    decision.reservations.push_back({job.id, slot.start, slot.allocation});
-  }
-  // With no job left to backfill the bound still runs: a head's promise is taken at its
-  // first pass as the head.
-  if (reserved_.empty() || rules.backfill_order == nullptr || plan_.full()) return;
-
   // The bound (head_bound.h): when the head is guarded, it is reserved at its deadline in
   // a kill-time plan, and a backfill must fit there too (on the pool: end by the deadline
   // on its kill time or fit the processors free beyond the head's need there; on nodes,
   // where the predicted plan placed it). Skipped while nothing is idle: the head's
   // kill-time reservation cannot move later without a start, so a promise taken at a
-  // later pass is no later.
+  // later pass is no later. Set up as soon as the head is reserved, so that with depth > 1
+  // the jobs backfilled between reservations are held to it too.
   bool guarded = false;
+  bool kill_planned = false;
   Time kill_reference = kNever;  // the head's kill-time reservation (deadline if guarded)
-  if (rules.bound != nullptr && head_) {
+  auto guard_head = [&] {
+    kill_planned = true;
     kill_plan_.begin(state, RunningEnd::kill_time);
     for (std::size_t i = 0; i < started_.size(); ++i) {
       const Job& job = waiting[started_[i]];
@@ -170,6 +150,48 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
       guarded = true;
       kill_reference = *deadline;
     }
+  };
+
+  std::size_t k = 0;
+  for (; k < positions_.size() && reserved_.size() < depth; ++k) {
+    const std::uint32_t p = positions_[k];
+    const Job& job = waiting[p];
+    require_plannable(job);
+    ++decision.examined;
+    // Never satisfiable in this domain: it must not block the queue.
+    if (!plan_.ever_fits(job)) continue;
+    // After the first reservation (depth > 1) a job that fits now is a backfill: it plans
+    // on what backfills plan on (rules.fit: the estimate for the safe variants) and, while
+    // the head is guarded, must fit the kill-time plan too, as in the backfill loop below.
+    const bool backfill = !reserved_.empty();
+    const Time runtime = backfill && rules.fit != BackfillFit::prediction ? job.estimate : job.prediction;
+    auto placement = plan_.fits_now(job, now + runtime);
+    if (placement && backfill && guarded) {
+      if (kill_plan_.fits_at(job, *placement, now + job.estimate)) {
+        kill_plan_.start(job, *placement, now + job.estimate);
+      } else {
+        placement.reset();  // it would delay the guarded head: reserved instead
+      }
+    }
+    if (placement) {
+      start(p, *placement, runtime, backfill);
+      continue;
+    }
+    const EasyPlan::Slot slot = plan_.head_start(job);
+    if (slot.start == kNever) continue;  // windows keep it off every node for good
+    if (reserved_.empty()) head_ = Head{p, slot.start};
+    plan_.reserve(job, slot);
+    reserved_.push_back(p);
+    decision.reservations.push_back({job.id, slot.start, slot.allocation});
+    if (reserved_.size() == 1 && rules.bound != nullptr && rules.backfill_order != nullptr && !plan_.full())
+      guard_head();
+  }
+  // With no job left to backfill the bound still runs: a head's promise is taken at its
+  // first pass as the head.
+  if (reserved_.empty() || rules.backfill_order == nullptr || plan_.full()) return;
+
+  if (rules.bound != nullptr && head_) {
+    if (!kill_planned) guard_head();
     const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
     if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
     if (rules.bound->guard_fair(state, behind, kill_plan_) > 0) guarded = true;

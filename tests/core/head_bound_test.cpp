@@ -99,6 +99,24 @@ TEST(HeadBound, GuardAlwaysKeepsBackfillsInsideThePromise) {
   EXPECT_TRUE(backfills(make_policy("easy++:bound=10:guard=always")->plan(first_pass()), 3));
 }
 
+// With depth > 1 a job that fits between two reservations is a backfill too, held to
+// what the backfill loop holds backfills to (review finding: it was started on its
+// prediction, unguarded). First pass above: H reserved at 5; B fits now on its
+// prediction (ends at 5), but the guard (deadline 20, B's kill time 30 on 4 of the 1
+// extra processor) and the safe variants (B's estimate ends at 30, past H's 5) refuse it
+// at any depth; B is then reserved as the second blocked job. Unguarded EASY++ starts it.
+TEST(HeadBound, DepthTwoBackfillsBetweenReservationsAreHeldToTheSameRules) {
+  for (const char* policy : {"easy++:bound=0:guard=always", "easy++:bound=0:guard=always:depth=2",
+                             "easy++-safe", "easy++-safe:depth=2"}) {
+    const Decision d = make_policy(policy)->plan(first_pass());
+    EXPECT_FALSE(starts(d, 3)) << policy;
+    EXPECT_EQ(d.reservations.at(0).job, 2u) << policy;
+  }
+  EXPECT_EQ(make_policy("easy++-safe:depth=2")->plan(first_pass()).reservations.size(), 2u);
+  for (const char* policy : {"easy++", "easy++:depth=2", "easy++:bound=0:depth=2"})
+    EXPECT_TRUE(backfills(make_policy(policy)->plan(first_pass()), 3)) << policy;
+}
+
 // The second pass at 6, after B was backfilled at 0 in the first (promise 20 for H).
 // A outlived its prediction: corrected to 14 (kill time 20); B to 26 (kill time 30).
 // Idle 12 - 6 - 4 = 2. Predictions: 2 free on [6,14), 8 on [14,26), 12 from 26: H's
