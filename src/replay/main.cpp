@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "cli/command_line.h"
+#include "cli/output_file.h"
 #include "core/policy.h"
 #include "core/predictions.h"
 #include "replay/cli.h"
@@ -56,10 +57,7 @@ std::string base_name(const std::string& path) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!text.empty() && text.back() != '\n') out << '\n';
-  if (!out) throw std::runtime_error(path + ": cannot write");
+  cli::write_whole_file(path, !text.empty() && text.back() != '\n' ? text + '\n' : text);
 }
 
 // Local accounts for the mapped users: created with --create-users, else they must exist.

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "cli/output_file.h"
 
 namespace easypp::replay {
 
@@ -83,8 +86,7 @@ sim::Workload effective_workload(const ReplayPlan& plan, const std::string& trac
 
 void write_swf(const sim::Workload& w, const std::vector<std::string>& acknowledge,
                const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path + ": cannot write");
+  std::ostringstream out;
   out << "; Version: 2.2\n";
   out << "; Note: effective jobs of an easypp-replay slice (limits rounded up to whole\n"
          ";   minutes of compressed time, runtimes capped at the estimate, procs capped)\n";
@@ -97,7 +99,7 @@ void write_swf(const sim::Workload& w, const std::vector<std::string>& acknowled
     out << s.swf_job << ' ' << j.submit << " -1 " << s.runtime << ' ' << j.procs << " -1 -1 "
         << j.procs << ' ' << j.estimate << " -1 1 " << j.user << " -1 -1 -1 -1 -1 -1\n";
   }
-  if (!out) throw std::runtime_error(path + ": write failed");
+  cli::write_whole_file(path, out.str());
 }
 
 }  // namespace easypp::replay

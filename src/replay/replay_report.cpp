@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
+#include "cli/output_file.h"
 #include "easypp/predictor.h"
 #include "sim/cli.h"
 #include "sim/report.h"
@@ -101,8 +103,7 @@ std::string summary_json(const measure::Metrics& metrics, const measure::Metrics
 void write_jobs_csv(const std::string& path, const ReplayPlan& plan,
                     const measure::SimOutcome& outcome, const std::vector<std::size_t>& plan_index,
                     const std::vector<RealTimes>* real, const measure::MetricsOptions& options) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path + ": cannot write");
+  std::ostringstream out;
   out << "trace_job,user,account,procs,submit,start,end,wait,runtime,limit_min,estimate,"
          "payload,state,backfilled,counted,accuracy,corrections,slurm_job,real_submit,"
          "real_start,real_end\n";
@@ -132,7 +133,7 @@ void write_jobs_csv(const std::string& path, const ReplayPlan& plan,
     }
     out << '\n';
   }
-  if (!out) throw std::runtime_error(path + ": write failed");
+  cli::write_whole_file(path, out.str());
 }
 
 }  // namespace easypp::replay

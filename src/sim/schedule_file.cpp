@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "cli/output_file.h"
 #include "easypp/predictor.h"
 
 namespace easypp::sim {
@@ -29,27 +30,8 @@ long long user_of(const SimJob& s) {
   return s.job.user == 0xffffffffu ? -1 : static_cast<long long>(s.job.user);
 }
 
-}  // namespace
-
-std::string schedule_path(const std::string& path, const std::string& label, bool several) {
-  if (!several) return path;
-  // The policy's spec names the file: a '/' in it (mq:limits=100/1000) would be a directory.
-  std::string policy = label;
-  std::replace(policy.begin(), policy.end(), '/', '_');
-  const std::size_t slash = path.find_last_of('/');
-  const std::size_t dot = path.find_last_of('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
-    return path + "." + policy;
-  }
-  return path.substr(0, dot) + "." + policy + path.substr(dot);
-}
-
-void write_schedule(const std::string& path, const Workload& w, const measure::SimOutcome& run) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (f == nullptr) {
-    throw std::runtime_error("--schedule=" + path + ": " + std::strerror(errno));
-  }
+// The rows of write_schedule, in CSV when the path ends in .csv, else in SWF.
+void write_rows(std::FILE* f, const std::string& path, const Workload& w, const measure::SimOutcome& run) {
   const bool csv = ends_with(path, ".csv");
   if (csv) {
     std::fprintf(f, "job,id,user,submit,start,end,wait,runtime,procs,estimate,"
@@ -79,11 +61,30 @@ void write_schedule(const std::string& path, const Workload& w, const measure::S
                    swf_status(o), user_of(s), static_cast<long long>(s.application));
     }
   }
-  const bool ok = std::fflush(f) == 0 && !std::ferror(f);
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw std::runtime_error("--schedule=" + path + ": " + why);
+}
+
+}  // namespace
+
+std::string schedule_path(const std::string& path, const std::string& label, bool several) {
+  if (!several) return path;
+  // The policy's spec names the file: a '/' in it (mq:limits=100/1000) would be a directory.
+  std::string policy = label;
+  std::replace(policy.begin(), policy.end(), '/', '_');
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
+    return path + "." + policy;
+  }
+  return path.substr(0, dot) + "." + policy + path.substr(dot);
+}
+
+void write_schedule(const std::string& path, const Workload& w, const measure::SimOutcome& run) {
+  try {
+    cli::OutputFile out(path);
+    write_rows(out.get(), path, w, run);
+    out.commit();
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("--schedule=") + e.what());
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command_line.h"
+#include "cli/output_file.h"
 #include "sweep/config_space.h"
 #include "sweep/ranking.h"
 #include "sweep/results_file.h"
@@ -111,15 +112,6 @@ void check_specs(const std::vector<ResultRow>& rows, const ConfigSpace& space, c
   }
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error(tmp + ": cannot write");
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 int cmd_rank(const std::vector<std::string>& argv) {
   const Args a = parse_args(argv, {"out"}, {});
@@ -134,9 +126,9 @@ int cmd_rank(const std::vector<std::string>& argv) {
   SweepSettings settings;
   read_settings(dir + "/sweep.conf", settings);
   const Ranking ranking = rank_results(content.rows);
-  write_file(dir + "/ranking.md", ranking_markdown(ranking, space, settings, "`" + path + "`"));
-  write_file(dir + "/ranking.csv", ranking_csv(ranking, space));
-  write_file(dir + "/distribution.csv", distribution_csv(rank_distribution(ranking, space, 20)));
+  cli::write_whole_file(dir + "/ranking.md", ranking_markdown(ranking, space, settings, "`" + path + "`"));
+  cli::write_whole_file(dir + "/ranking.csv", ranking_csv(ranking, space));
+  cli::write_whole_file(dir + "/distribution.csv", distribution_csv(rank_distribution(ranking, space, 20)));
   std::fprintf(stderr, "easypp-sweep: ranked %zu configurations (%zu incomplete): %s/ranking.md, "
                "%s/ranking.csv, %s/distribution.csv\n",
                ranking.ranked.size(), ranking.incomplete.size(), dir.c_str(), dir.c_str(),
@@ -193,7 +185,7 @@ int cmd_merge(const std::vector<std::string>& argv) {
   std::filesystem::create_directories(dir);
   std::string text = std::string(kResultsHeader) + "\n";
   for (const auto& [key, value] : rows) text += format_row(value.first) + "\n";
-  write_file(dir + "/results.csv", text);
+  cli::write_whole_file(dir + "/results.csv", text);
   write_settings(dir + "/sweep.conf", merged);
   std::fprintf(stderr, "easypp-sweep: merged %zu directories: %zu lines in %s/results.csv\n",
                sources.size(), rows.size(), dir.c_str());
