@@ -11,7 +11,9 @@
 #include <cstring>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -56,7 +58,17 @@ Options parse(const std::vector<std::string>& args, const std::string& command) 
     o.source = s;
     o.source_file = file;
   };
+  // The options each command reads (easypp-predict(1)): another is an error, never
+  // silently ignored (stats --trace X once ran as if it were not there).
+  static const std::map<std::string, std::set<std::string>> kReads = {
+      {"import", {"--state", "--predictor", "--sacct", "--sacct-file", "--jobcomp", "--swf"}},
+      {"show", {"--state", "--predictor", "--estimate"}},
+      {"stats", {"--state", "--predictor"}},
+      {"replay", {"--trace", "--predictor", "--format"}}};
+  const auto reads = kReads.find(command);
   for (cli::OptionScanner s(args, 2); s.next();) {
+    if (s.is_option() && (reads == kReads.end() || !reads->second.count(s.arg())))
+      throw UsageError(s.arg() + ": unknown option for " + command);
     if (s.is("--state")) o.state = s.value();
     else if (s.is("--predictor")) o.predictor = s.value();
     else if (s.is("--trace")) o.trace = s.value();

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace easypp::test {
 namespace {
@@ -125,6 +126,22 @@ TEST_F(EasyppPredict, ReplayOfAMissingTraceIsASourceError) {
   CliResult r = run("replay --trace " + (dir_ / "nope.swf").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("nope.swf"), std::string::npos) << r.err;
+}
+
+// An option another command reads is an error, not silently ignored (stats --trace and
+// import --format once exited 0); output that cannot be written exits non-zero.
+TEST_F(EasyppPredict, OptionsOfAnotherCommandAndUnwritableOutputAreErrors) {
+  for (const std::string& args : std::vector<std::string>{"stats --state " + state_ + " --trace x",
+                                                          "replay --trace x --state y",
+                                                          "import --state " + state_ + " --swf x --format csv"}) {
+    CliResult r = run(args);
+    EXPECT_EQ(r.status, 1) << args;
+    EXPECT_NE(r.err.find(": unknown option for "), std::string::npos) << args << ": " << r.err;
+  }
+  const std::string err = (dir_ / "stderr").string();
+  const int rc = std::system((EASYPP_BUILDDIR "/src/tools/easypp-predict configs >/dev/full 2>" + err).c_str());
+  EXPECT_EQ(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 1);
+  EXPECT_NE(slurp(err).find("easypp-predict: cannot write the output:"), std::string::npos) << slurp(err);
 }
 
 TEST_F(EasyppPredict, ImportSwfThenShowAndStats) {
