@@ -1,5 +1,9 @@
 #include "online_regression.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -109,7 +113,23 @@ void OnlineRegression::update(const FeatureVector& x, double runtime, double wei
   const double step = spec_.eta * std::sqrt(static_cast<double>(st.steps) / st.n_sum);
   // dL/dprediction; times x_i below (the same products, in the same order, as written out).
   const double dl = spec_.loss == Loss::Squared ? 2.0 * weight * c * error : weight * c * sign;
-  for (std::size_t i = 0; i < kFeatures; ++i) {
+  std::size_t i = 0;
+#ifdef __SSE2__
+  // Two features at a time (learning's hot loop): per lane the scalar loop's operations in
+  // its order, so the same weights bit for bit; a zero gradient is masked, not skipped.
+  const __m128d dlv = _mm_set1_pd(dl), stepv = _mm_set1_pd(step), one = _mm_set1_pd(1.0);
+  for (; i + 2 <= kFeatures; i += 2) {
+    const __m128d g = _mm_mul_pd(dlv, _mm_loadu_pd(&x[i]));
+    const __m128d zero = _mm_cmpeq_pd(g, _mm_setzero_pd());
+    const __m128d gi = _mm_add_pd(_mm_loadu_pd(&st.g[i]), _mm_mul_pd(g, g));
+    _mm_storeu_pd(&st.g[i], gi);
+    __m128d denom = _mm_mul_pd(_mm_loadu_pd(&st.s[i]), _mm_sqrt_pd(gi));
+    denom = _mm_or_pd(_mm_and_pd(zero, one), _mm_andnot_pd(zero, denom));
+    const __m128d delta = _mm_andnot_pd(zero, _mm_div_pd(_mm_mul_pd(stepv, g), denom));
+    _mm_storeu_pd(&st.w[i], _mm_sub_pd(_mm_loadu_pd(&st.w[i]), delta));
+  }
+#endif
+  for (; i < kFeatures; ++i) {
     const double g = dl * x[i];
     if (g == 0) continue;
     st.g[i] += g * g;

@@ -1,6 +1,7 @@
 // The predictor's shortcuts give exactly what they replace: the kept runs' capped sum
-// taken in storage order, the tracked copies of the newest runs, prepare()'s reused and tabled logs (bit for bit), and the seen
-// jobs' ring against a plain sorted list.
+// taken in storage order, the tracked copies of the newest runs, prepare()'s reused and
+// tabled logs and the two-at-a-time NAG step (bit for bit), and the seen jobs' ring
+// against a plain sorted list.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -114,6 +115,67 @@ TEST(LearnedInternals, PrepareTakesTheLogOfEveryValue) {
     FeatureVector one{};
     one[kProcs] = k;
     EXPECT_EQ(model.prepare(one)[kProcs], libm_log1p(k)) << k;
+  }
+}
+
+// One NAG step as online_regression.h writes it out, feature by feature (the library's
+// step takes two features at a time where it can).
+void written_out_step(OnlineRegression::State& st, const LearnedSpec& spec, const FeatureVector& x, double runtime,
+                      double weight) {
+  double ratio = 0;
+  for (std::size_t i = 0; i < kFeatures; ++i) {
+    const double a = std::fabs(x[i]);
+    if (a > st.s[i]) {
+      if (st.s[i] > 0) st.w[i] *= st.s[i] / a;
+      st.s[i] = a;
+    }
+    if (st.s[i] > 0) ratio += (x[i] / st.s[i]) * (x[i] / st.s[i]);
+  }
+  st.n_sum += ratio;
+  ++st.steps;
+  if (st.n_sum <= 0) return;
+  OnlineRegression at(spec);
+  at.restore(st);
+  const double error = at.score(x) - std::log1p(std::max(0.0, runtime));
+  const double c = error < 0 ? spec.under : 1.0;
+  const double sign = error < 0 ? -1.0 : error > 0 ? 1.0 : 0.0;
+  const double step = spec.eta * std::sqrt(static_cast<double>(st.steps) / st.n_sum);
+  const double dl = spec.loss == Loss::Squared ? 2.0 * weight * c * error : weight * c * sign;
+  for (std::size_t i = 0; i < kFeatures; ++i) {
+    const double g = dl * x[i];
+    if (g == 0) continue;
+    st.g[i] += g * g;
+    st.w[i] -= step * g / (st.s[i] * std::sqrt(st.g[i]));
+  }
+}
+
+TEST(LearnedInternals, UpdateIsTheWrittenOutStepBitForBit) {
+  // Features zero in some steps (a masked lane) and growing in scale in others (rescaled
+  // weights), both losses; the weights, scales and sums must agree exactly every step.
+  for (const Loss loss : {Loss::Squared, Loss::Absolute}) {
+    LearnedSpec spec;  // target=log
+    spec.loss = loss;
+    OnlineRegression model(spec);
+    OnlineRegression::State ref;
+    std::uint64_t r = 12345;
+    auto next = [&r] { return (r = r * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+    for (int step = 0; step < 2000; ++step) {
+      FeatureVector x{};
+      for (std::size_t i = 0; i < kFeatures; ++i)
+        x[i] = next() % 4 == 0 ? 0.0 : static_cast<double>(next() % 100000) / (1 + step % 7) - 40.0;
+      const double runtime = static_cast<double>(next() % 86400);
+      const double weight = 1 + static_cast<double>(next() % 10);
+      model.update(x, runtime, weight);
+      written_out_step(ref, spec, x, runtime, weight);
+      const auto& got = model.state();
+      ASSERT_EQ(got.steps, ref.steps);
+      ASSERT_EQ(got.n_sum, ref.n_sum) << step;
+      for (std::size_t i = 0; i < kFeatures; ++i) {
+        ASSERT_EQ(got.w[i], ref.w[i]) << "step " << step << " feature " << i;
+        ASSERT_EQ(got.s[i], ref.s[i]) << "step " << step << " feature " << i;
+        ASSERT_EQ(got.g[i], ref.g[i]) << "step " << step << " feature " << i;
+      }
+    }
   }
 }
 
