@@ -130,10 +130,8 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
   // later pass is no later. Set up as soon as the head is reserved, so that with depth > 1
   // the jobs backfilled between reservations are held to it too.
   bool guarded = false;
-  bool kill_planned = false;
   Time kill_reference = kNever;  // the head's kill-time reservation (deadline if guarded)
   auto guard_head = [&] {
-    kill_planned = true;
     kill_plan_.begin(state, RunningEnd::kill_time);
     for (std::size_t i = 0; i < started_.size(); ++i) {
       const Job& job = waiting[started_[i]];
@@ -190,8 +188,9 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
   // first pass as the head.
   if (reserved_.empty() || rules.backfill_order == nullptr || plan_.full()) return;
 
+  // Here the head's kill-time plan is set up: it was when the head was reserved (idle
+  // resources only shrink in a pass, so the plan was not full then either).
   if (rules.bound != nullptr && head_) {
-    if (!kill_planned) guard_head();
     const std::span<const std::uint32_t> behind(positions_.data() + k, positions_.size() - k);
     if (rules.bound->guard_starved(state, behind, kill_plan_) > 0) guarded = true;
     if (rules.bound->guard_fair(state, behind, kill_plan_) > 0) guarded = true;

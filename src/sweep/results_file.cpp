@@ -1,5 +1,7 @@
 #include "sweep/results_file.h"
 
+#include "cli/output_file.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -235,18 +237,14 @@ bool read_settings(const std::string& path, SweepSettings& out) {
 }
 
 void write_settings(const std::string& path, const SweepSettings& s) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << "# easypp-sweep: the settings of results.csv in this directory; a resume must match\n"
-        << "policy=" << s.policy << "\n"
-        << "max_jobs_per_trace=" << s.max_jobs_per_trace << "\n";
-    for (const auto& t : s.traces) {
-      out << "trace=" << t.label << "|" << t.file << "|" << t.procs << "|" << t.jobs << "\n";
-    }
-    if (!out.flush()) throw std::runtime_error(tmp + ": cannot write");
+  std::ostringstream out;
+  out << "# easypp-sweep: the settings of results.csv in this directory; a resume must match\n"
+      << "policy=" << s.policy << "\n"
+      << "max_jobs_per_trace=" << s.max_jobs_per_trace << "\n";
+  for (const auto& t : s.traces) {
+    out << "trace=" << t.label << "|" << t.file << "|" << t.procs << "|" << t.jobs << "\n";
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail_errno("cannot rename " + tmp, path);
+  cli::write_whole_file(path, out.str());
 }
 
 std::string settings_conflict(const SweepSettings& before, const SweepSettings& now) {
