@@ -157,28 +157,37 @@ class Parser {
  private:
   // A known name, with keys the policy takes (easy++:depth=2); `why` says what is wrong
   // with the keys.
+  // A live system cannot run a policy whose own predictions are clairvoyant (perfect++).
   bool valid_policy(std::string_view spec, std::string& why) const {
     const std::string_view name = spec.substr(0, spec.find(':'));
     if (std::find(policies_.begin(), policies_.end(), name) == policies_.end()) return false;
-    if (name.size() == spec.size()) return true;
     try {
-      make_policy(spec);
+      if (clairvoyant(make_policy(spec)->traits().predictor)) {
+        why = "plans on each job's real runtime (simulation only)";
+        return false;
+      }
     } catch (const std::exception& e) {
       why = e.what();
       return false;
     }
     return true;
   }
-  bool valid_policy(std::string_view spec) const {
-    std::string why;
-    return valid_policy(spec, why);
+  // Needs each job's real runtime: perfect, and the evaluation kinds given the workload.
+  static bool clairvoyant(const std::string& spec) {
+    if (spec.rfind("perfect", 0) == 0) return true;
+    epp_predictor* p = epp_predictor_new(spec.c_str(), nullptr, 0);
+    const bool needs = p != nullptr && epp_predictor_needs_workload(p) != 0;
+    epp_predictor_free(p);
+    return needs;
   }
-  // What an error offers: every policy the plugin runs, with the keys its family reads
-  // as easypp-sim --list-policies prints them (easy[:depth=N,...], timed-run[:base=...]).
+  // What an error offers: every policy the plugin runs (not the clairvoyant ones), with
+  // the keys its family reads as easypp-sim --list-policies prints them
+  // (easy[:depth=N,...], timed-run[:base=...]).
   std::string live_policies() const {
     const std::vector<PolicyFamily> families = policy_families();
     std::string out;
     for (const std::string& name : policies_) {
+      if (std::string why; !valid_policy(name, why)) continue;  // perfect++
       auto f = std::find_if(families.begin(), families.end(),
                             [&](const PolicyFamily& fam) { return fam.name == name; });
       out += (out.empty() ? "" : ", ") + (f == families.end() ? name : f->usage());
@@ -243,9 +252,8 @@ class Parser {
       fail(key, value, err, fallback);
       return;
     }
-    const bool clairvoyant = epp_predictor_needs_workload(p) != 0 || spec.rfind("perfect", 0) == 0;
     epp_predictor_free(p);
-    if (clairvoyant)
+    if (clairvoyant(spec))
       fail(key, value, "needs each job's real runtime (simulation only)", fallback);
     else
       out_.config.predictor = spec;
@@ -267,10 +275,10 @@ class Parser {
                                          : trim(entry.substr(colon + 1));
         if (part.empty() || pol.empty())
           fail(key, value, "entry '" + std::string(entry) + "' is not PARTITION:POLICY; skipped");
-        else if (!valid_policy(pol))
-          fail(key, value, "entry '" + std::string(entry) + "': unknown policy (valid: " +
-                               live_policies() + "); partition " + std::string(part) +
-                               " uses easypp_policy");
+        else if (std::string why; !valid_policy(pol, why))
+          fail(key, value, "entry '" + std::string(entry) + "': " +
+                               (why.empty() ? "unknown policy (valid: " + live_policies() + ")" : why) +
+                               "; partition " + std::string(part) + " uses easypp_policy");
         else if (!out_.config.partition_policy.emplace(std::string(part), std::string(pol)).second)
           fail(key, value, "partition " + std::string(part) + " named twice; the first is kept");
       }

@@ -11,7 +11,8 @@
 namespace easypp::plugin {
 namespace {
 
-const std::vector<std::string> kPolicies = {"easy", "easy+", "easy-sjbf", "easy++"};
+// perfect++ is a name the plugin knows (the registry's), refused for its clairvoyance.
+const std::vector<std::string> kPolicies = {"easy", "easy+", "easy-sjbf", "easy++", "perfect++"};
 
 ParsedConfig parse(const std::string& text) { return parse_scheduler_parameters(text, kPolicies); }
 
@@ -165,7 +166,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{"easypp_window", "easypp_window: expected key=value"},
         BadValue{"easypp_partition_policy=debug", "entry 'debug' is not PARTITION:POLICY"},
         BadValue{"easypp_partition_policy=debug:fifo",
-                 "entry 'debug:fifo': unknown policy (valid: easy[:depth=N,"}));
+                 "entry 'debug:fifo': unknown policy (valid: easy[:depth=N,"},
+        // Clairvoyant policies are simulation only (they would plan on time limits live).
+        BadValue{"easypp_policy=perfect++",
+                 "easypp_policy=perfect++: plans on each job's real runtime (simulation only); using default easy++"},
+        BadValue{"easypp_partition_policy=debug:perfect++",
+                 "entry 'debug:perfect++': plans on each job's real runtime (simulation only); partition debug"},
+        // A bad key of a known policy names the key, as in easypp_policy.
+        BadValue{"easypp_partition_policy=debug:easy:age=60",
+                 "entry 'debug:easy:age=60': policy easy:age=60: age= and lxfw= reorder"}));
 
 TEST(PluginConfig, BadEntriesDoNotSpoilGoodOnes) {
   const ParsedConfig p = parse("easypp_window=0,easypp_metric=max,easypp_partition_policy="
@@ -196,7 +205,7 @@ TEST(PluginConfig, DuplicatePartitionKeepsFirst) {
 // Policies that kill and requeue running jobs run only with the administrator's opt-in
 // (easypp_requeue_partitions): without it, naming one keeps the default and says why.
 TEST(PluginConfig, KillingPoliciesNeedTheRequeueOptIn) {
-  const std::vector<std::string> policies = {"easy", "easy++", "pv-easy", "timed-run"};
+  const std::vector<std::string> policies = {"easy", "easy++", "perfect++", "pv-easy", "timed-run"};
   const std::vector<std::string> killing = {"pv-easy", "timed-run"};
   const ParsedConfig p = parse_scheduler_parameters(
       "easypp_policy=pv-easy,easypp_partition_policy=a:timed-run;b:easy", policies, killing);
@@ -211,13 +220,14 @@ TEST(PluginConfig, KillingPoliciesNeedTheRequeueOptIn) {
   EXPECT_EQ(p.config.policy, "easy++");
   EXPECT_EQ(p.config.policy_for("a"), "easy++");
   EXPECT_EQ(p.config.policy_for("b"), "easy");
-  // An unknown name lists every policy, the killing ones included.
+  // An unknown name lists every policy, the killing ones included, not the clairvoyant.
   const ParsedConfig q = parse_scheduler_parameters("easypp_policy=nope", policies, killing);
   ASSERT_EQ(q.errors.size(), 1u);
   // Each with the keys its family reads, as easypp-sim --list-policies prints them.
   EXPECT_NE(q.errors[0].find("easypp_policy=nope: unknown policy (valid: easy[:depth=N,"),
             std::string::npos) << q.errors[0];
   EXPECT_NE(q.errors[0].find("], easy++[:depth=N,"), std::string::npos) << q.errors[0];
+  EXPECT_EQ(q.errors[0].find("perfect++"), std::string::npos) << q.errors[0];
   EXPECT_NE(q.errors[0].find("], pv-easy, timed-run[:base=fcfs|easy,trial=SECONDS]); using "
                              "default easy++"),
             std::string::npos) << q.errors[0];
