@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 namespace easypp {
@@ -86,8 +87,15 @@ void MultiQueuePolicy::observe_completions(const ClusterState& state) {
   for (const RunningJob& r : state.running) {
     now_running.emplace(r.job.id, Seen{r.job.submit, r.start, r.job.prediction, queue_of(r.job)});
   }
+  std::unordered_set<JobId> waiting;  // filled if a planned start is not running
   for (const auto& [id, seen] : last_running_) {
     if (now_running.count(id)) continue;
+    if (seen.planned) {
+      // The driver may not have started it after all (the plugin: refused by Slurm).
+      if (waiting.empty())
+        for (const Job& j : state.waiting) waiting.insert(j.id);
+      if (waiting.count(id)) continue;
+    }
     // Snapshots do not say when a job ended: no later than now, and (on exact estimates,
     // the paper's setting) at its predicted end.
     const Time end = std::min(state.now, seen.start + seen.prediction);
@@ -100,6 +108,14 @@ void MultiQueuePolicy::observe_completions(const ClusterState& state) {
   });
   for (const Completed& c : done) delay_->job_completed(c.short_job, c.slowdown);
   last_running_ = std::move(now_running);
+}
+
+void MultiQueuePolicy::forget_the_last_run() {
+  if (config_.delay) delay_.emplace(*config_.delay);
+  sizes_.clear();
+  pending_moves_.clear();
+  release_.clear();
+  last_running_.clear();
 }
 
 bool MultiQueuePolicy::released(const Job& job, Time now) {
@@ -193,6 +209,7 @@ void MultiQueuePolicy::start(const ClusterState& state, std::uint32_t position, 
   const Job& job = state.waiting[position];
   started_[position] = 1;
   decision.start.push_back(job.id);
+  if (delay_) started_this_pass_.push_back({job.id, Seen{job.submit, state.now, job.prediction, q, true}});
   if (backfilled) decision.backfilled.push_back(job.id);
   const Time end = state.now + duration;
   if (allocation) {
@@ -219,7 +236,10 @@ void MultiQueuePolicy::start(const ClusterState& state, std::uint32_t position, 
 Decision MultiQueuePolicy::plan(const ClusterState& state) {
   Decision decision;
   const bool on_nodes = state.machine != nullptr;
+  if (state.now < last_now_) forget_the_last_run();
+  last_now_ = state.now;
   node_starts_.clear();
+  started_this_pass_.clear();
   if (on_nodes) nodes_.reset(state, RunningEnd::predicted);  // ever_fits below
   commit_partitions(state);
   if (delay_) observe_completions(state);
@@ -314,6 +334,7 @@ Decision MultiQueuePolicy::plan(const ClusterState& state) {
     }
   }
 
+  for (const auto& [id, seen] : started_this_pass_) last_running_.emplace(id, seen);
   if (delay_ && release_.size() > 2 * n + 64) {
     std::unordered_map<JobId, Time> kept;
     for (const Job& j : state.waiting) {
@@ -371,8 +392,12 @@ std::unique_ptr<Policy> make_multi_queue(PolicyTraits traits, DelayRule delay, b
   }
   if (four_queues) {
     // limits=L1/L2/... (seconds); the older mq:L1:L2 spelling, kept as an alias.
+    const bool keyed = params.has("limits");
     const std::string given = params.value("limits", "");
     const std::vector<std::string>& old = params.positional();
+    if (keyed && given.empty()) {
+      throw std::invalid_argument("policy=" + params.text() + ": limits= needs L1/L2/... (seconds)");
+    }
     if (!given.empty() && !old.empty()) {
       throw std::invalid_argument("policy=" + params.text() +
                                   ": give the queue limits once (limits=L1/L2/...)");

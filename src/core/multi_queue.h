@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/job_request.h"
@@ -88,6 +89,8 @@ class MultiQueuePolicy final : public Policy {
 
   void commit_partitions(const ClusterState& state);
   void observe_completions(const ClusterState& state);
+  // A new run of the same object: D back to D_1, the partitions to the even split.
+  void forget_the_last_run();
   bool released(const Job& job, Time now);
   // Rebuilds the plans from running jobs and this pass's starts, then reserves the pivots.
   void replan(const ClusterState& state);
@@ -109,8 +112,13 @@ class MultiQueuePolicy final : public Policy {
     Time start;
     Time prediction;
     int queue;
+    bool planned = false;  // started by the last pass, not yet seen running
   };
+  // Running jobs of the last pass's snapshot and the jobs it started (a short job may
+  // start and end between two passes, never seen running: its end still counts).
   std::unordered_map<JobId, Seen> last_running_;
+  std::vector<std::pair<JobId, Seen>> started_this_pass_;
+  Time last_now_ = 0;  // a run starting earlier is a new run (easypp-sim --repeat)
 
   // Per-pass scratch.
   std::vector<int> queue_of_waiting_;

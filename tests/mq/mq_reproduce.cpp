@@ -1,6 +1,7 @@
 // mq_reproduce: paper 001's experiment on one SWF trace. Runs the single-queue baseline
 // (mq-1q, Fig. 3) and the multiple-queue policies on the same workload and writes
 //   PREFIX.aggregate.tsv  policy, class (all, 1..4), jobs, slowdown, bounded slowdown, R
+//   PREFIX.delay.tsv      policy, day, D (seconds) whenever a pass changed it (mq-vd*)
 //   PREFIX.transient.tsv  policy, batch, first job's submit (days), jobs, s1, sm, R, and R
 //                         per class (R1..R4; 0 where a class has no job in the batch)
 // R = (s1 - sm) / min(s1, sm) against the baseline; every job counts (as in the paper).
@@ -10,8 +11,10 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/multi_queue.h"
 #include "core/policy.h"
 #include "measure/mq_metrics.h"
 #include "sim/simulator.h"
@@ -42,6 +45,34 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 }  // namespace
+
+// Runs a policy and writes its variable delay D each time a pass changes it (the paper
+// does not show D over time; this is how to read what the rule did).
+class DelayRecorder : public Policy {
+ public:
+  DelayRecorder(Policy& inner, Time origin, std::string name, FILE* out)
+      : inner_(inner), mq_(dynamic_cast<MultiQueuePolicy*>(&inner)), origin_(origin),
+        name_(std::move(name)), out_(out) {}
+  std::string_view name() const override { return inner_.name(); }
+  const PolicyTraits& traits() const override { return inner_.traits(); }
+  Decision plan(const ClusterState& state) override {
+    Decision d = inner_.plan(state);
+    if (mq_ && mq_->current_delay() != last_) {
+      last_ = mq_->current_delay();
+      std::fprintf(out_, "%s\t%.3f\t%.0f\n", name_.c_str(),
+                   static_cast<double>(state.now - origin_) / 86400.0, last_);
+    }
+    return d;
+  }
+
+ private:
+  Policy& inner_;
+  MultiQueuePolicy* mq_;
+  Time origin_;
+  std::string name_;
+  FILE* out_;
+  double last_ = -1;
+};
 
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
@@ -74,7 +105,8 @@ int main(int argc, char** argv) {
     const measure::ClassSlowdowns s1 = measure::class_slowdowns(single);
     FILE* agg = std::fopen((prefix + ".aggregate.tsv").c_str(), "w");
     FILE* tr = std::fopen((prefix + ".transient.tsv").c_str(), "w");
-    if (!agg || !tr) {
+    FILE* dl = std::fopen((prefix + ".delay.tsv").c_str(), "w");
+    if (!agg || !tr || !dl) {
       std::fprintf(stderr, "mq_reproduce: cannot write %s.*.tsv\n", prefix.c_str());
       return 1;
     }
@@ -93,9 +125,11 @@ int main(int argc, char** argv) {
     };
     row("mq-1q", s1, single.sim_seconds);
     std::fprintf(tr, "policy\tbatch\tday\tjobs\ts1\tsm\tR\tR1\tR2\tR3\tR4\n");
+    std::fprintf(dl, "policy\tday\tdelay_s\n");
     for (const std::string& name : policies) {
-      auto policy = make_policy(name);
-      const measure::SimOutcome multi = simulate(w, *policy);
+      auto made = make_policy(name);
+      DelayRecorder policy(*made, single.first_submit, name, dl);
+      const measure::SimOutcome multi = simulate(w, policy);
       row(name, measure::class_slowdowns(multi), multi.sim_seconds);
       const auto batches = measure::transient_ratios(single, multi, batch);
       for (std::size_t b = 0; b < batches.size(); ++b) {
@@ -113,6 +147,7 @@ int main(int argc, char** argv) {
     }
     std::fclose(agg);
     std::fclose(tr);
+    std::fclose(dl);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mq_reproduce: %s: %s\n", trace_path.c_str(), e.what());
     return 1;

@@ -72,6 +72,7 @@ TEST(MultiQueue, OtherLimitsByName) {
   EXPECT_THROW(make_policy("mq:60:abc"), std::invalid_argument);
   EXPECT_THROW(make_policy("mq:3600:60"), std::invalid_argument);
   EXPECT_THROW(make_policy("mq:"), std::invalid_argument);
+  EXPECT_THROW(make_policy("mq:limits="), std::invalid_argument);  // not the default
   EXPECT_THROW(make_policy("mqx:60"), std::invalid_argument);
   PolicyOptions o;
   o.predictor = "history";
@@ -274,6 +275,54 @@ TEST(MultiQueue, VariableDelayLearnsFromCompletedJobs) {
   s.running.clear();
   p.plan(s);
   EXPECT_DOUBLE_EQ(p.current_delay(), 7500);
+}
+
+// A job the policy starts and that ends before the next pass is never in a snapshot's
+// running set; its completion counts all the same (short jobs mostly end that way). One
+// the driver did not start after all (still waiting) is not a completion.
+TEST(MultiQueue, VariableDelayCountsJobsThatEndBetweenTwoPasses) {
+  MultiQueueConfig c;
+  c.delay = VariableDelayConfig{.batch = 1};
+  MultiQueuePolicy p(c);
+  ClusterState s;
+  s.procs = 8;
+  s.now = 100;
+  s.waiting = {submitted(1, 1, 50, 0)};  // short (estimate 50 s), waited 100 s
+  EXPECT_EQ(p.plan(s).start, (std::vector<JobId>{1}));
+  s.now = 150;  // it ran its 50 s and ended: slowdown 1 + 100 / 50 = 3
+  s.waiting.clear();
+  p.plan(s);
+  EXPECT_DOUBLE_EQ(p.current_delay(), 2500 + 3 * 2500);
+  // Started by the plan, refused by the driver: still waiting at the next pass.
+  MultiQueuePolicy q(c);
+  s.now = 100;
+  s.waiting = {submitted(1, 1, 50, 0)};
+  EXPECT_EQ(q.plan(s).start, (std::vector<JobId>{1}));
+  s.now = 150;
+  q.plan(s);
+  EXPECT_DOUBLE_EQ(q.current_delay(), 2500);
+}
+
+// A new run of the same policy object (easypp-sim --repeat; its clock starts over) starts
+// from D_1 and the even split, not from what the last run learnt.
+TEST(MultiQueue, ANewRunForgetsTheLastOne) {
+  MultiQueueConfig c;
+  c.delay = VariableDelayConfig{.batch = 1};
+  MultiQueuePolicy p(c);
+  ClusterState s;
+  s.procs = 8;
+  s.now = 100;
+  s.waiting = {submitted(1, 1, 50, 0)};
+  p.plan(s);
+  s.now = 150;
+  s.waiting.clear();
+  p.plan(s);
+  ASSERT_DOUBLE_EQ(p.current_delay(), 10000);
+  s.now = 0;  // the next run
+  s.waiting = {submitted(1, 1, 50, 0)};
+  p.plan(s);
+  EXPECT_DOUBLE_EQ(p.current_delay(), 2500);
+  EXPECT_EQ(p.partition_sizes(), (std::vector<int>{2, 2, 2, 2}));
 }
 
 // An extra-long job waits D_1 = 2500 s after its submit time even on an idle machine;
