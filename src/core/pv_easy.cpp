@@ -93,11 +93,12 @@ Decision PvEasyPolicy::plan(const ClusterState& state) {
   if (head == waiting.size()) return d;
 
   // 3: the head's reservation on the sunny load (running jobs above the head, and the
-  // jobs just started), on predictions: the shadow load counts as ending now.
+  // jobs just started), on predictions: the shadow load counts as ending now, since SLP
+  // can kill it, but not a job that may not be requeued (it holds its processors).
   const Job& blocked = waiting[head];
   plan_.begin(state);
   for (const RunningJob& r : state.running) {
-    plan_.count(r, higher(r.job, blocked) ? r.predicted_end() : now);
+    plan_.count(r, higher(r.job, blocked) || !r.job.requeueable ? r.predicted_end() : now);
   }
   for (const Started& s : starts_) {
     plan_.start(waiting[s.position], s.placement, now + waiting[s.position].prediction);

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "core/policy.h"
+#include "core/pv_easy.h"
+#include "../core/snapshot.h"
 #include "sim/simulator.h"
 #include "support.h"
 
@@ -75,6 +77,38 @@ TEST(PvEasy, NoKillWhenPreemptionWouldNotStartTheHead) {
   EXPECT_EQ(o.jobs[2].restarts, 0);
   EXPECT_EQ(o.jobs[1].start, 100);
   EXPECT_TRUE(o.killed_runs.empty());
+}
+
+// A running job of lower priority than the head that may not be requeued (the plugin:
+// outside easypp_requeue_partitions) is never killed, so it holds its processors to its
+// predicted end in the head's reservation too. 5 processors at t=10: J1 (2, higher
+// priority, ends 100) and J3 (2, lower, not requeueable, ends 1002) run; the head J2 needs
+// all 5: 3 are free at 100, 5 only at 1002. So the reservation is at 1002, and venture
+// backfilling within it takes the nearest completion first: J4 (ends 610) before J6 (900);
+// one idle processor, so J4 alone. (Counted as ending now, J3 gave a reservation at 100,
+// which no 1-processor job fits, and step 4 started J6, the higher priority.)
+TEST(PvEasy, ShadowJobThatMayNotBeRequeuedHoldsItsProcessors) {
+  auto job = [](JobId id, Time submit, int procs, Time prediction) {
+    Job j = test::waiting(id, procs, prediction);
+    j.submit = submit;
+    j.priority = -submit;
+    return j;
+  };
+  PvEasyPolicy policy("pv-easy", PolicyTraits{});
+  ClusterState s;
+  s.now = 10;
+  s.procs = 5;
+  RunningJob j1{job(1, 0, 2, 100), 0};
+  RunningJob j3{job(3, 2, 2, 1000), 2};
+  j3.job.requeueable = false;
+  s.running = {j1, j3};
+  s.waiting = {job(2, 1, 5, 10), job(6, 3, 1, 890), job(4, 4, 1, 600)};
+  const Decision d = policy.plan(s);
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].job, 2u);
+  EXPECT_EQ(d.reservations[0].start, 1002);
+  EXPECT_EQ(d.start, (std::vector<JobId>{4}));
+  EXPECT_TRUE(d.kill_requeue.empty());
 }
 
 }  // namespace
