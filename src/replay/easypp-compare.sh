@@ -33,6 +33,8 @@ bf_params='bf_interval=1,bf_resolution=1,bf_continue'
 epp_params=''
 policy=easy++
 while [ $# -gt 0 ]; do
+  # --option=value as --option value (the tools' convention).
+  if [[ "$1" == --*=* ]]; then set -- "${1%%=*}" "${1#*=}" "${@:2}"; fi
   case "$1" in
     --trace) trace=${2:?}; shift 2 ;;
     --first-job) first=${2:?}; shift 2 ;;
@@ -57,17 +59,18 @@ done
 [ -n "$jobs" ] || die "--jobs N is required"
 [ -n "$speedup" ] || die "--speedup F is required"
 [ -n "$out" ] || die "--out DIR is required"
-[[ "$policy" =~ ^[A-Za-z0-9+:=._-]+$ ]] || die "--policy=$policy: not a policy name"
+[[ "$policy" =~ ^[A-Za-z0-9+:=.,/_-]+$ ]] || die "--policy=$policy: not a policy name"
 # The policy as the live cluster must run it. The multiple-queue family's queue limits and
 # mq-vd's delay are times, written in trace seconds like the simulator's: live, where the
 # jobs' limits are compressed F times, they are divided by F too (rounded up, at least
-# 1 s, kept increasing). Every other policy runs as named.
+# 1 s, kept increasing). Every other policy runs as named, its keys separated by colons
+# (SchedulerParameters is split at commas; the simulator takes either).
 live_policy() {   # POLICY F
   local base=${1%%:*} rest=
-  case $base in mq|mq-vd|mq-vd0) ;; *) echo "$1"; return ;; esac
+  case $base in mq|mq-vd|mq-vd0) ;; *) echo "${1//,/:}"; return ;; esac
   [ "$base" = "$1" ] || rest=${1#*:}
   awk -v base="$base" -v rest="$rest" -v f="$2" 'BEGIN {
-    n = split(rest, item, ":"); nl = 0; delay = ""
+    gsub(/,/, ":", rest); n = split(rest, item, ":"); nl = 0; delay = ""
     for (i = 1; i <= n; i++) {
       if (item[i] ~ /^delay=/) delay = substr(item[i], 7)
       else if (item[i] ~ /^limits=/) { m = split(substr(item[i], 8), parts, "/"); for (j = 1; j <= m; j++) lim[++nl] = parts[j] }

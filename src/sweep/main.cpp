@@ -27,7 +27,8 @@ namespace cli = easypp::cli;
 const char* kUsage =
     "usage:\n"
     "  easypp-sweep --traces DIR|[LABEL=]FILE[:procs=N],... --out DIR [--policy easy++]\n"
-    "               [--configs all|FILE|RANGE] [--jobs N] [--max-jobs-per-trace N] [--quiet]\n"
+    "               [--configs all|FILE|RANGE|KEY=VALUE,...] [--jobs N] [--max-jobs-per-trace N]\n"
+    "               [--quiet]\n"
     "  easypp-sweep rank --out DIR\n"
     "  easypp-sweep merge --out DIR SRC_DIR...\n"
     "  easypp-sweep list [--configs all|FILE|RANGE]\n"
