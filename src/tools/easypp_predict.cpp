@@ -108,11 +108,21 @@ int load(epp_predictor* p, const std::string& path, bool must_exist) {
   return kOk;
 }
 
+// import, show and stats work on a state file, without a workload: paper 003's
+// evaluation kinds (they need every job's real runtime) would silently predict limits.
+PredictorHandle state_predictor(const Options& o, const char* command) {
+  PredictorHandle p = make_predictor(o.predictor);
+  if (epp_predictor_needs_workload(p.get()) != 0)
+    throw SpecError(o.predictor + ": needs each job's real runtime and the whole workload, which " +
+                    command + " does not have (replay --trace gives it)");
+  return p;
+}
+
 int cmd_import(const Options& o) {
   require_state(o);
   if (o.source == Options::Source::None)
     throw UsageError("import needs one of --sacct, --sacct-file, --jobcomp, --swf");
-  PredictorHandle p = make_predictor(o.predictor);
+  PredictorHandle p = state_predictor(o, "import");
   if (int rc = load(p.get(), o.state, false); rc != kOk) return rc;
   ReadCounts counts;
   std::vector<epp_record> records;
@@ -178,7 +188,7 @@ int cmd_show(const Options& o) {
   require_state(o);
   if (o.user.empty()) throw UsageError("show needs a USER (name or uid)");
   std::uint32_t uid = resolve_user(o.user);
-  PredictorHandle p = make_predictor(o.predictor);
+  PredictorHandle p = state_predictor(o, "show");
   if (int rc = load(p.get(), o.state, true); rc != kOk) return rc;
   epp_run runs[64];
   std::size_t n = std::min<std::size_t>(epp_user_runs(p.get(), uid, runs, 64), 64);
@@ -205,7 +215,7 @@ int cmd_show(const Options& o) {
 
 int cmd_stats(const Options& o) {
   require_state(o);
-  PredictorHandle p = make_predictor(o.predictor);
+  PredictorHandle p = state_predictor(o, "stats");
   if (int rc = load(p.get(), o.state, true); rc != kOk) return rc;
   PredictionStats s = kept_run_stats(p.get(), epp_predictor_spec(p.get()));
   auto pct = [&](std::size_t k) { return s.runs ? 100.0 * static_cast<double>(k) / static_cast<double>(s.runs) : 0.0; };
@@ -228,6 +238,12 @@ int cmd_replay(const Options& o) {
     trace = swf::read(o.trace);
   } catch (const std::exception& e) {
     std::cerr << "easypp-predict: " << e.what() << "\n";
+    return kSource;
+  }
+  try {
+    give_workload(p.get(), trace.records);
+  } catch (const std::exception& e) {
+    std::cerr << "easypp-predict: " << o.trace << ": " << e.what() << "\n";
     return kSource;
   }
   std::vector<ReplayedJob> jobs = replay(p.get(), trace.records);

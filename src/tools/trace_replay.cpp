@@ -1,11 +1,27 @@
 #include "trace_replay.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 #include "record_sources.h"
 
 namespace easypp::tools {
+
+void give_workload(epp_predictor* p, const std::vector<swf::Record>& records) {
+  if (epp_predictor_needs_workload(p) == 0) return;
+  std::vector<epp_workload_job> all;
+  all.reserve(records.size());
+  for (const auto& r : records) {
+    if (r.job_number < 0 || r.runtime < 0) continue;  // never predicted from (see below)
+    const std::int64_t procs = r.requested_procs > 0 ? r.requested_procs : r.allocated_procs;
+    all.push_back(epp_workload_job{static_cast<std::uint64_t>(r.job_number), r.runtime,
+                                   static_cast<std::int32_t>(std::max<std::int64_t>(procs, 1)),
+                                   r.executable});
+  }
+  char err[512] = "";
+  if (epp_set_workload(p, all.data(), all.size(), err, sizeof err) != 0) throw std::runtime_error(err);
+}
 
 std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>& records) {
   struct Event {

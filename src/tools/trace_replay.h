@@ -19,6 +19,11 @@ struct ReplayedJob {
   std::int64_t prediction = -1;  // -1: the job has no estimate, so nothing was predicted
 };
 
+// Paper 003's evaluation kinds (quant, qual, virtual) draw from each job's real runtime
+// and the whole workload's categories: gives them the trace's jobs (no-op for the other
+// kinds). Throws std::runtime_error with the library's message.
+void give_workload(epp_predictor* p, const std::vector<swf::Record>& records);
+
 // In trace order (by submit time). At equal times, ends are learnt before submits are
 // predicted, as a simulator processes terminations before arrivals.
 std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>& records);

@@ -90,6 +90,29 @@ TEST_F(EasyppPredict, ReplayWithPerfectAndABadSpec) {
             "easypp-predict: --predictor: predictor spec: window=99: bad value (allowed: an integer 1-30)\n");
 }
 
+// Paper 003's evaluation kinds draw from each job's real runtime and the workload's
+// categories: replay gives them the trace (virtual with error=0 is the runtime itself,
+// capped at the estimate as every prediction is; it predicted the estimate, silently,
+// without the workload); the state-file commands have no workload and refuse them.
+TEST_F(EasyppPredict, EvaluationKindsReplayWithTheTraceAndAreRefusedElsewhere) {
+  std::string swf = file("tiny.swf", kTinySwf);
+  CliResult r = run("replay --trace " + swf + " --predictor virtual:error=0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "job_id,user,estimate,prediction\n"
+            "1,7,1000,100\n2,7,1000,300\n3,7,1000,10\n4,7,200,10\n5,8,500,10\n6,7,-1,-1\n");
+  for (const char* command : {"stats", "show 7"}) {
+    r = run(std::string(command) + " --state " + state_ + " --predictor quant");
+    EXPECT_EQ(r.status, 1) << command;
+    EXPECT_NE(r.err.find("--predictor: quant: needs each job's real runtime and the whole workload"),
+              std::string::npos)
+        << r.err;
+  }
+  r = run("import --state " + state_ + " --swf " + swf + " --predictor qual");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_FALSE(fs::exists(state_));
+}
+
 TEST_F(EasyppPredict, ReplayImportAndStatsWithTheLearnedPredictor) {
   std::string swf = file("tiny.swf", kTinySwf);
   CliResult r = run("replay --trace " + swf + " --predictor 'learned:eta=0.3;under=4'");
