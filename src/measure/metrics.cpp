@@ -106,9 +106,11 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
     const double run = static_cast<double>(j.runtime);
     wait_sum += wait;
     bsld_sum += bounded_slowdown(wait, run);
-    sd_sum += (wait + run) / std::max(1.0, run);
+    // Unbounded slowdown; a zero runtime counts as 1 s (so a job that did not wait is 1).
+    const double slowdown = (wait + std::max(1.0, run)) / std::max(1.0, run);
+    sd_sum += slowdown;
     const auto c = static_cast<std::size_t>(classes.of(j.runtime));
-    class_sum[c] += (wait + run) / std::max(1.0, run);
+    class_sum[c] += slowdown;
     ++class_count[c];
     acc_sum += j.accuracy;
     corrections.push_back(j.corrections);

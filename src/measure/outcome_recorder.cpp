@@ -75,13 +75,16 @@ void OutcomeRecorder::planned(const ClusterState& state, const Decision& decisio
     if (o.first_reservation == kUnset && jobs_[r.job - 1].waiting) o.first_reservation = r.start;
   }
   if (heel_and_toe_ && !decision.reservations.empty())
-    track_head(state, decision.reservations.front().job);
+    track_head(state, decision.reservations.front().job, decision.backfilled);
 }
 
 // Heel and toe (paper 000 section 6): the earliest start of the head job if every
 // running job's real end were known. Only starts and kills change it, so it is
-// recomputed only then or when the head changes.
-void OutcomeRecorder::track_head(const ClusterState& state, JobId head) {
+// recomputed only then or when the head changes. The state is the one after the pass's
+// starts: a job first seen as the head takes its first earliest start without the jobs
+// this same pass backfilled (they are its first thieves, not part of where it started).
+void OutcomeRecorder::track_head(const ClusterState& state, JobId head,
+                                 const std::vector<JobId>& backfilled_now) {
   const std::uint32_t i = static_cast<std::uint32_t>(head - 1);
   Tracked& t = jobs_[i];
   if (!t.waiting) return;
@@ -95,7 +98,17 @@ void OutcomeRecorder::track_head(const ClusterState& state, JobId head) {
   head_perfect_start_ =
       perfect_.of(state, job, [this](JobId id) { return jobs_[id - 1].real_end; });
   JobOutcome& o = out_.jobs[i];
-  if (o.first_perfect_start == kUnset) o.first_perfect_start = head_perfect_start_;
+  if (o.first_perfect_start == kUnset) {
+    o.first_perfect_start = head_perfect_start_;
+    if (!backfilled_now.empty()) {
+      const Time now = state.now;
+      o.first_perfect_start = perfect_.of(state, job, [&](JobId id) {
+        const bool thief = std::find(backfilled_now.begin(), backfilled_now.end(), id) != backfilled_now.end();
+        return thief ? now : jobs_[id - 1].real_end;
+      });
+    }
+    t.last_perfect_start = o.first_perfect_start;
+  }
   if (t.last_perfect_start != kUnset && head_perfect_start_ > t.last_perfect_start) ++o.pushbacks;
   t.last_perfect_start = head_perfect_start_;
 }

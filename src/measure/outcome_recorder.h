@@ -46,7 +46,7 @@ class OutcomeRecorder final : public RunObserver {
     Time last_perfect_start = kUnset;
     std::shared_ptr<const JobRequest> request;  // what it asks of a Machine (null: procs CPUs)
   };
-  void track_head(const ClusterState& state, JobId head);
+  void track_head(const ClusterState& state, JobId head, const std::vector<JobId>& backfilled_now);
 
   SimOutcome out_;
   bool heel_and_toe_ = true;

@@ -86,6 +86,21 @@ TEST(Golden, Fig8X2HeelAndToeStallsJob3) {
   EXPECT_EQ(j3.start, 10);
 }
 
+// The first thief can come in the pass that makes a job the head: its first earliest
+// start is taken before that pass's backfills (it read 13, with no push-back).
+TEST(Golden, ThiefInThePassThatMakesTheHeadIsCounted) {
+  Workload w = load("thief_same_pass.swf");
+  measure::SimOutcome o = run(w, "easy");
+  EXPECT_EQ(job(w, o, 2).start, 5);
+  EXPECT_EQ(job(w, o, 4).start, 5);
+  EXPECT_TRUE(job(w, o, 4).backfilled);
+  const measure::JobOutcome& j3 = job(w, o, 3);
+  EXPECT_EQ(j3.first_reservation, 15);
+  EXPECT_EQ(j3.first_perfect_start, 9);
+  EXPECT_EQ(j3.pushbacks, 1);
+  EXPECT_EQ(j3.start, 13);
+}
+
 TEST(Golden, Fig8EasyDoesNotStallJob3) {
   Workload w = load("fig8_x2.swf");
   measure::SimOutcome o = run(w, "easy");

@@ -103,6 +103,28 @@ TEST(Metrics, DelayAndHeelAndToeFromHandMadeOutcomes) {
   EXPECT_DOUBLE_EQ(m.max_wait_min, 10.0);
 }
 
+// Unbounded slowdown (T_w + T_r) / max(1 s, T_r): a zero runtime counts as 1 s, so a job
+// that did not wait is 1 and one that waited 33 s is 34 (it was 0 and 33).
+TEST(Metrics, SlowdownOfAZeroRuntimeCountsItAsOneSecond) {
+  measure::SimOutcome o;
+  o.procs = 4;
+  o.last_arrival = 1000;
+  o.last_end = 1000;
+  for (Time wait : {0, 33}) {
+    measure::JobOutcome j;
+    j.submit = 0;
+    j.start = wait;
+    j.end = wait;
+    j.runtime = 0;
+    j.procs = 1;
+    j.end_rank = static_cast<std::int64_t>(o.jobs.size());
+    o.jobs.push_back(j);
+  }
+  measure::Metrics m = measure::compute_metrics(o, measure::MetricsOptions{0.0});
+  ASSERT_EQ(m.counted, 2);
+  EXPECT_DOUBLE_EQ(m.avg_slowdown, (1.0 + 34.0) / 2);
+}
+
 TEST(Metrics, DistributionMedianOfEvenAndOddCounts) {
   std::vector<double> odd = {5, 1, 3};
   EXPECT_DOUBLE_EQ(measure::distribution_of(odd).median, 3.0);
