@@ -410,6 +410,18 @@ class Scheduler {
     return part && part->name ? part->name : "";
   }
 
+  // Every node no reservation of the plan holds, in any group (caller frees).
+  static bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
+    bitstr_t* bitmap = bit_alloc(node_record_count);
+    bit_nset(bitmap, 0, node_record_count - 1);
+    for (const GroupPlan& group : plan.groups)
+      for (const Reservation& r : group.decision.reservations)
+        if (r.allocation)
+          for (const NodeShare& s : r.allocation->shares)
+            if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
+    return bitmap;
+  }
+
   // The nodes of an allocation as a Slurm node bitmap (caller frees).
   static bitstr_t* node_bitmap_of(const Allocation& allocation) {
     bitstr_t* bitmap = bit_alloc(node_record_count);
@@ -459,6 +471,7 @@ class Scheduler {
     for (const std::string& note : model.notes) log_once(note);
     for (const std::string& note : plan.notes) log_once(note);
     bool again = false;
+    std::optional<OwnedBitmap> unreserved;  // made at the first refusal
     for (const GroupPlan& group : plan.groups) {
       const Decision& d = group.decision;
       counts.examined += d.examined;
@@ -495,6 +508,24 @@ class Scheduler {
                group.policy.c_str(), backfilled ? ", backfilled" : "", *qos ? " under QOS " : "",
                qos);
           continue;
+        }
+        if (refused_for_resources(rc)) {
+          // Refused on its planned nodes for what the model does not see (per-node task
+          // counts, a partition's MaxCPUsPerNode, ...): let select_nodes choose among those
+          // nodes and every node no reservation of this pass holds, as stock backfill lets
+          // it choose among the nodes its reservations leave. No reservation is taken.
+          if (!unreserved) unreserved.emplace(unreserved_nodes(plan));
+          OwnedBitmap wider(bit_copy(unreserved->get()));
+          bit_or(wider.get(), nodes.get());
+          if (!bit_equal(wider.get(), nodes.get()) &&
+              start_job(job, w->second.choices, backfilled, wider.get(), &part) == SLURM_SUCCESS) {
+            count_start(counts, backfilled);
+            info("sched/easypp: started JobId=%u in %s on %s (%s%s; select_nodes refused the planned "
+                 "nodes, it chose among the unreserved ones)",
+                 job->job_id, partition_name(part).c_str(), job->nodes ? job->nodes : "?",
+                 group.policy.c_str(), backfilled ? ", backfilled" : "");
+            continue;
+          }
         }
         ++counts.refused;
         const bool resources = refused_for_resources(rc) && !unmodelled.count(id);
