@@ -54,6 +54,9 @@ struct NodeWindow {
 struct Node {
   std::string name;
   Resources capacity;  // what jobs may use (CPUs, memory less what the OS keeps, GRES)
+  // CPUs allocated together: a job's CPUs on the node are rounded up to a multiple (the
+  // threads of a core, where Slurm allocates whole cores: CR_Core on hyperthreads).
+  int cpu_unit = 1;
   std::vector<std::string> features;
   std::vector<NodeWindow> windows;
 };

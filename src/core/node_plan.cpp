@@ -219,9 +219,12 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   if (whole_nodes(*machine_, request) && !free.covers(capacity)) return 0;
   if (!free.covers(request.per_node)) return 0;
   std::int64_t tasks = std::max(request.tasks, request.min_nodes);
+  const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   for (std::size_t k = 0; k < kMaxResourceKinds; ++k) {
-    if (request.per_task[k] > 0)
-      tasks = std::min(tasks, (free[k] - request.per_node[k]) / request.per_task[k]);
+    if (request.per_task[k] <= 0) continue;
+    // CPUs come in whole units: what is free of them, in units, is all a share may use.
+    const std::int64_t usable = k == kCpu ? free[k] - free[k] % unit : free[k];
+    tasks = std::min(tasks, (usable - request.per_node[k]) / request.per_task[k]);
   }
   return static_cast<int>(std::max<std::int64_t>(tasks, 0));
 }
@@ -230,6 +233,8 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
   if (whole_nodes(*machine_, request)) return machine_->nodes()[n].capacity;
   Resources amount = request.per_node;
   for (std::size_t k = 0; k < kMaxResourceKinds; ++k) amount[k] += request.per_task[k] * tasks;
+  const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
+  if (amount[kCpu] % unit != 0) amount[kCpu] += unit - amount[kCpu] % unit;
   return amount;
 }
 

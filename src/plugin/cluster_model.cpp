@@ -95,6 +95,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     Node node;
     node.name = rec.name;
     node.capacity[kCpu] = rec.cpus;
+    node.cpu_unit = std::max(1, rec.cpu_unit);
     node.capacity[kMemory] = rec.memory_mb;
     for (const GresCount& g : rec.gres) {
       const int k = m.find_resource(g.kind);  // a node lists each kind once

@@ -98,10 +98,13 @@ std::int64_t given(std::uint64_t v) {
              : static_cast<std::int64_t>(v);
 }
 
-NodeRecord node_record(const node_record_t* node, bool usable, bool memory) {
+NodeRecord node_record(const node_record_t* node, bool usable, bool memory, bool whole_cores) {
   NodeRecord r;
   r.name = node->name ? node->name : "";
   r.cpus = node_cpus(node);
+  // CR_Core (cons_common.c: allocation in units of threads per core) gives a job whole
+  // cores: on hyperthreads one task holds both threads.
+  if (whole_cores && node->tpc > 1 && r.cpus % node->tpc == 0) r.cpu_unit = node->tpc;
   if (memory) {
     const std::uint64_t spec = std::min(node->mem_spec_limit, node->real_memory);
     r.memory_mb = static_cast<std::int64_t>(node->real_memory - spec);
@@ -321,6 +324,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
   }
   snap.now = now;
   const bool memory = (slurm_conf.select_type_param & CR_MEMORY) != 0;
+  const bool whole_cores = (slurm_conf.select_type_param & CR_CORE) != 0;
   snap.nodes.resize(static_cast<std::size_t>(std::max(0, node_record_count)));
   for (int i = 0; i < node_record_count; ++i) {
     const node_record_t* node = node_record_table_ptr[i];
@@ -329,7 +333,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
       continue;
     }
     const bool usable = avail_node_bitmap && bit_test(avail_node_bitmap, i);
-    snap.nodes[i] = node_record(node, usable, memory);
+    snap.nodes[i] = node_record(node, usable, memory, whole_cores);
   }
   if (part_list) {
     OwnedIterator it(part_list);

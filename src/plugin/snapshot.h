@@ -78,6 +78,7 @@ struct NodeRecord {
   std::vector<GresCount> gres;
   std::vector<std::string> features;  // active features
   bool usable = true;                 // up, not drained, responding
+  int cpu_unit = 1;  // CPUs Slurm allocates together (threads per core under CR_Core)
 };
 
 struct PartitionRecord {

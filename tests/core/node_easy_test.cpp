@@ -106,6 +106,43 @@ TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
   }
 }
 
+// Hyperthreads under CR_Core: one node of 3 cores x 2 threads (6 CPUs, unit 2). R holds
+// 4 CPUs (2 cores) until 120. H asks 5 tasks: 3 cores, so it waits for R (reserved at
+// 120). B asks 1 task (3600 s): Slurm gives it a whole core, 2 CPUs, so at 120 only 4
+// CPUs are free and H could not start: B must wait. (Counted as 1 CPU, B left 5 free at
+// 120 and was backfilled: the review's live case, where the head waited for B's end.) C
+// asks 2 tasks for 60 s: one core, ends before 120, backfilled.
+TEST(NodeEasy, WholeCoresOnHyperthreadsKeepTheHeadsReservation) {
+  Machine m;
+  Node n = node("n0", 6);
+  n.cpu_unit = 2;
+  m.add_node(n);
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 6;
+  s.running.push_back(holding(1, 120, {{0, res(4)}}));
+  s.waiting.push_back(asking(2, JobRequest::cpus(5), 600));
+  s.waiting.push_back(asking(3, JobRequest::cpus(1), 3600));
+  s.waiting.push_back(asking(4, JobRequest::cpus(2), 60));
+  for (const char* policy : {"easy", "easy++"}) {
+    const Decision d = plan(policy, s);
+    ASSERT_EQ(d.reservations.size(), 1u) << policy;
+    EXPECT_EQ(d.reservations[0].job, 2u);
+    EXPECT_EQ(d.reservations[0].start, 120);
+    EXPECT_FALSE(test::starts(d, 3)) << policy << ": B's core would delay the head";
+    EXPECT_TRUE(test::backfills(d, 4)) << policy;
+    EXPECT_EQ(started_on(d, 4).shares.at(0).amount[kCpu], 2) << policy;
+  }
+  // One task alone still takes its whole core.
+  NodePlan plan;
+  ClusterState idle = s;
+  idle.running.clear();
+  plan.reset(idle, RunningEnd::predicted);
+  std::optional<Allocation> one = plan.place_now(JobRequest::cpus(1), 60, 60);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_EQ(one->shares.at(0).amount[kCpu], 2);
+}
+
 // A node limit: two nodes of 4 CPUs, R holds 1 CPU of n0 until 600. J asks 4 tasks on
 // exactly one node (-N1 -n4): n0 has 3, n1 has 4, so J starts now on n1. First fit alone
 // took n0's 3 CPUs, could not add n1 (one node at most) and reserved J at 600 on n0.

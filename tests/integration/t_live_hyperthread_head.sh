@@ -1,0 +1,26 @@
+#!/bin/bash
+# Hyperthreads under CR_Core keep the head's reservation, under sched/backfill and
+# sched/easypp. One node of 3 cores x 2 threads (6 CPUs). Slurm allocates whole cores
+# (cons_common.c: units of threads per core), so one task holds 2 CPUs. R (4 tasks = 2
+# cores, 2-min limit, really 20 s) runs; H (5 tasks = 3 cores) waits for R; B (1 task, a
+# whole core, 10-min limit), submitted after H, fits now (1 core idle) but would leave H
+# only 2 cores at R's end, so it must stay pending. Worked out by hand: H starts when R
+# ends and takes the node; B is still pending then. (Planned as 1 CPU, B was backfilled
+# and H waited for B's end: a review finding, reproduced live.)
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+case_whole_cores() {
+  live_up --nodes 1 --cpus 6 --select CR_Core \
+    --extra 'NodeName=DEFAULT Sockets=1 CoresPerSocket=3 ThreadsPerCore=2'
+  local r h b
+  r=$(tb_submit 4 2 R 'sleep 20')
+  wait_state "$r" RUNNING 20
+  h=$(tb_submit 5 10 H 'sleep 300')
+  b=$(tb_submit 1 10 B 'sleep 300')
+  expect_head_kept "$r" 2 "$h" - "$b"
+  assert_eq 6 "$(job_field "$h" NumCPUs)" "H's CPUs (3 whole cores)"
+  scancel "$h" "$b"
+}
+
+each_scheduler case_whole_cores
