@@ -20,6 +20,29 @@ void add_gres(Resources& r, const Machine& machine, const std::string& kind, std
   if (name >= 0) r[static_cast<std::size_t>(name)] += count;
 }
 
+// A per-job count (--gpus=N) as an even share on each of the fewest nodes that can hold
+// it (Slurm adds nodes until the total is met: cons_tres gres_sched_test): with nodes of
+// at most K, on max(min_nodes, ceil(N / K)) nodes, ceil(N / nodes) each (at most one
+// node's worth of a share more than Slurm takes, a careful plan). Where no node
+// count within --nodes suffices, on min_nodes nodes as asked (Slurm cannot run it either).
+void spread_per_job(JobRequest& r, const Machine& machine, const GresCount& g) {
+  const int kind = machine.find_resource(g.kind);
+  std::int64_t largest = 0;
+  if (kind >= 0)
+    for (const Node& n : machine.nodes()) largest = std::max(largest, n.capacity[static_cast<std::size_t>(kind)]);
+  int nodes = r.min_nodes;
+  if (largest > 0) {
+    const std::int64_t fewest = (g.count + largest - 1) / largest;
+    if (fewest > nodes && (r.max_nodes == 0 || fewest <= r.max_nodes) && fewest <= (1 << 20))
+      nodes = static_cast<int>(fewest);
+  }
+  r.min_nodes = nodes;
+  r.tasks = std::max(r.tasks, nodes);  // a task on each node at least
+  Resources each;
+  add_gres(each, machine, g.kind, (g.count + nodes - 1) / nodes);
+  for (std::size_t k = 0; k < kMaxResourceKinds; ++k) r.per_node[k] = std::max(r.per_node[k], each[k]);
+}
+
 NodeSet node_set(const std::vector<std::uint32_t>& nodes, std::size_t size) {
   NodeSet s;
   if (nodes.empty()) return s;
@@ -50,6 +73,7 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   }
   for (const GresCount& g : rec.gres_per_node) add_gres(r.per_node, machine, g.kind, g.count);
   for (const GresCount& g : rec.gres_per_task) add_gres(r.per_task, machine, g.kind, g.count);
+  for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);
   if (!rec.features_left) r.features = rec.features;
   const std::size_t n_nodes = machine.nodes().size();
   r.required = node_set(rec.required, n_nodes);

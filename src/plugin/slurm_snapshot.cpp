@@ -197,12 +197,10 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
       const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
       if (!js || compat::gres_no_consume(js)) continue;
       const std::string kind = gres_kind(gs->gres_name, js->type_name);
-      // Per job: spread evenly over the fewest nodes; per socket: at least one socket's.
-      std::int64_t per_node = given(js->gres_per_node) + given(js->gres_per_socket);
-      if (given(js->gres_per_job) > 0)
-        per_node = std::max<std::int64_t>(
-            per_node, (given(js->gres_per_job) + r.min_nodes - 1) / r.min_nodes);
+      // Per socket: at least one socket's. Per job: a total (cluster_model spreads it).
+      const std::int64_t per_node = given(js->gres_per_node) + given(js->gres_per_socket);
       if (per_node > 0) r.gres_per_node.push_back({kind, per_node});
+      if (given(js->gres_per_job) > 0) r.gres_per_job.push_back({kind, given(js->gres_per_job)});
       if (given(js->gres_per_task) > 0) r.gres_per_task.push_back({kind, given(js->gres_per_task)});
     }
   }

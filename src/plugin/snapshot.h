@@ -40,6 +40,7 @@ struct RequestRecord {
   bool all_memory = false;           // --mem=0 or no default: each node's whole memory
   std::vector<GresCount> gres_per_node;
   std::vector<GresCount> gres_per_task;
+  std::vector<GresCount> gres_per_job;  // --gpus=N: a total over the nodes it gets
   std::vector<std::string> features;  // a simple AND list (anything else: features_left)
   bool features_left = false;  // a feature expression the plan does not model (OR, counts,
                                // brackets): select_nodes applies it, the plan ignores it

@@ -232,6 +232,33 @@ TEST(PlanCluster, GpuHeadIsNotStarvedByOneGpuJobs) {
   EXPECT_TRUE(starts(plan.groups[0], 4));
 }
 
+// --gpus=3 (per job) on nodes of 2 GPUs: Slurm adds nodes until the total is met (2 + 1
+// on two nodes). The plan takes two nodes, 2 GPUs each (ceil(3 / 2)), and starts it on
+// the idle pair; before, it asked 3 on one node and never started. --gpus=5 does not fit
+// the two nodes at all; with -N1 (max_nodes 1) --gpus=3 cannot be met either.
+TEST(PlanCluster, GpusPerJobSpreadOverTheFewestNodes) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 4, 0, {{"gpu", 2}}), node("n1", 4, 0, {{"gpu", 2}})};
+  s.partitions = {partition("p", {0, 1})};
+  JobRecord j = waiting(1, 2, 600, {"p"}, 100);
+  j.request.gres_per_job = {{"gpu", 3}};
+  s.waiting = {j};
+  const ClusterModel m = build_cluster_model(s);
+  const JobRequest& r = *m.waiting.at(0).request;
+  EXPECT_EQ(r.min_nodes, 2);
+  EXPECT_EQ(r.per_node[static_cast<std::size_t>(m.machine.find_resource("gpu"))], 2);
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  ASSERT_TRUE(starts(plan.groups[0], 1));
+  EXPECT_EQ(plan.groups[0].decision.start_allocations.at(0)->shares.size(), 2u);
+  JobRecord one_node = j;
+  one_node.request.max_nodes = 1;
+  const JobRequest limited = request_of(one_node.request, m.machine);
+  EXPECT_EQ(limited.min_nodes, 1);
+  EXPECT_EQ(limited.per_node[static_cast<std::size_t>(m.machine.find_resource("gpu"))], 3);
+}
+
 // An advance reservation "maint" on n1 during [now+100, now+1000); n0 is busy until
 // now+3000. J (8 CPUs, 10 min) cannot start on n1 now (it would run into maint): its
 // earliest start is maint's end, now+1000. R names maint: it plans inside it, at now+100.
