@@ -30,6 +30,10 @@ struct JobRequest {
   std::vector<std::size_t> partitions;
   Resources licences;       // indexed by Machine::licences()
   std::string reservation;  // advance reservation it runs in; empty: none
+  // Reservations it may run in instead, in one of them (Slurm queues a record for each
+  // and starts the job in one): the further names of --reservation=a,b, or, for a job
+  // that named none, the MAGNETIC reservations it may use besides running outside them.
+  std::vector<std::string> other_reservations;
 
   // The simplest request: `tasks` tasks of one CPU each, on as many nodes as it takes
   // (an SWF job of that many processors).

@@ -251,7 +251,8 @@ bool NodePlan::plain(const JobRequest& r) {
   cpu_only[kCpu] = 1;
   return r.per_task == cpu_only && r.per_node == Resources{} && r.min_nodes <= 1 &&
          r.max_nodes == 0 && r.features.empty() && r.required.empty() && r.excluded.empty() &&
-         r.partitions.empty() && r.licences == Resources{} && r.reservation.empty();
+         r.partitions.empty() && r.licences == Resources{} && r.reservation.empty() &&
+         r.other_reservations.empty();
 }
 
 std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,
@@ -317,7 +318,24 @@ bool NodePlan::licences_fit(const Resources& need, Time start, Time duration) co
   return min_free(licence_steps_, start, duration).covers(need);
 }
 
+std::vector<JobRequest> NodePlan::reservation_choices(const JobRequest& request) {
+  std::vector<JobRequest> out;
+  JobRequest one = request;
+  one.other_reservations.clear();
+  out.push_back(one);
+  for (const std::string& name : request.other_reservations) {
+    one.reservation = name;
+    out.push_back(one);
+  }
+  return out;
+}
+
 bool NodePlan::ever_fits(const JobRequest& request) const {
+  if (!request.other_reservations.empty()) {
+    for (const JobRequest& one : reservation_choices(request))
+      if (ever_fits(one)) return true;
+    return false;
+  }
   if (plain(request) && !request.exclusive) return request.tasks <= usable_cpus_;
   const std::uint64_t mask = feature_mask(request);
   Resources total_licences;
@@ -356,6 +374,11 @@ bool NodePlan::ever_fits(const JobRequest& request) const {
 
 std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time duration,
                                               Time limit) const {
+  if (!request.other_reservations.empty()) {
+    for (const JobRequest& one : reservation_choices(request))
+      if (auto a = place_now(one, duration, limit)) return a;
+    return std::nullopt;
+  }
   if (!licence_idle_.covers(request.licences) || !licences_fit(request.licences, now_, duration))
     return std::nullopt;
   const bool is_plain = plain(request);
@@ -396,6 +419,14 @@ std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time du
 
 NodePlan::Slot NodePlan::earliest_start(const JobRequest& request, Time duration,
                                         Time limit) const {
+  if (!request.other_reservations.empty()) {
+    Slot best;
+    for (const JobRequest& one : reservation_choices(request)) {
+      Slot s = earliest_start(one, duration, limit);
+      if (s.start < best.start) best = std::move(s);
+    }
+    return best;
+  }
   return monotone_ ? earliest_start_monotone(request, duration, limit)
                    : earliest_start_general(request, duration, limit);
 }

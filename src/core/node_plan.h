@@ -42,6 +42,10 @@ class NodePlan {
   // CPUs really idle now over the whole machine (a pass stops backfilling at 0).
   std::int64_t idle_cpus() const { return idle_cpus_; }
 
+  // A request with other_reservations is planned as each of its choices alone (the one
+  // named first, or outside every reservation, then each other one) and gets the
+  // earliest: its nodes all lie in one choice, as Slurm's records for it do.
+  //
   // Could `request` ever run on this machine (all nodes empty and usable)?
   bool ever_fits(const JobRequest& request) const;
   // Where `request` can start now for `duration`: on idle resources, delaying nothing
@@ -101,6 +105,8 @@ class NodePlan {
   // Tasks of one CPU anywhere, nothing else asked (an SWF job): such requests are
   // ordered by size, so a failure answers for every larger, longer one.
   static bool plain(const JobRequest& request);
+  // The request as each reservation choice alone (see place_now).
+  static std::vector<JobRequest> reservation_choices(const JobRequest& request);
   bool licences_fit(const Resources& need, Time start, Time duration) const;
   Slot earliest_start_monotone(const JobRequest& request, Time duration, Time limit) const;
   Slot earliest_start_general(const JobRequest& request, Time duration, Time limit) const;

@@ -307,6 +307,78 @@ TEST(NodeEasy, AdvanceReservationIsAWindowKeptToTheKillTime) {
   EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{1});
 }
 
+// A job that named two reservations (--reservation=r1,r2) runs in either, never across
+// them. Three nodes of 4 CPUs: n0 in r1, n1 in r2, both for [0, 10000); n2 in none. A
+// 4-CPU job in r1 runs on n0 until 3000. J (4 CPUs, r1 or r2) starts now on n1 (in r2);
+// K (8 CPUs on 2 nodes, r1 or r2) fits in neither alone, not even once r1 is free: each
+// reservation has one node, and n0 + n1 would span both, so it never starts. L (4 CPUs,
+// r1 only) is reserved at 3000 on n0. Before, the names "r1,r2" as one matched no node.
+TEST(NodeEasy, JobOfTwoReservationsRunsInOneOfThem) {
+  Machine m;
+  for (const char* name : {"n0", "n1", "n2"}) m.add_node(node(name, 4));
+  m.nodes()[0].windows.push_back({0, 10000, "r1"});
+  m.nodes()[1].windows.push_back({0, 10000, "r2"});
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 12;
+  s.running.push_back(holding(1, 3000, {{0, res(4)}}));
+  JobRequest both = JobRequest::cpus(4);
+  both.reservation = "r1";
+  both.other_reservations = {"r2"};
+  JobRequest wide = JobRequest::cpus(8);
+  wide.reservation = "r1";
+  wide.other_reservations = {"r2"};
+  JobRequest r1_only = JobRequest::cpus(4);
+  r1_only.reservation = "r1";
+  s.waiting.push_back(asking(10, both, 500, 900));
+  {
+    const Decision d = plan("easy", s);
+    EXPECT_EQ(nodes_of(started_on(d, 10)), std::vector<NodeIndex>{1}) << "in r2, not on n2";
+  }
+  s.waiting = {asking(11, wide, 500, 900), asking(12, r1_only, 500, 900)};
+  const Decision d = plan("easy", s);
+  EXPECT_FALSE(test::starts(d, 11));
+  ASSERT_EQ(d.reservations.size(), 1u) << "K never fits: no reservation; L is the head";
+  EXPECT_EQ(d.reservations[0].job, 12u);
+  EXPECT_EQ(d.reservations[0].start, 3000);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{0});
+}
+
+// A MAGNETIC reservation draws jobs that named none: such a job may run in it or outside
+// every reservation, not across both. Two nodes of 4 CPUs: n0 in magnetic reservation g
+// for [0, 10000), n1 in none and busy until 2000. J (4 CPUs, may use g) starts now on
+// n0. With n0 busy in g until 5000 too, K (8 CPUs on 2 nodes, may use g) is the head:
+// from 5000 n0 (in g) and n1 (outside) are free, but that would span both; its start is
+// 10000, when g ends, on both nodes. P (4 CPUs, no use of g) cannot start now.
+TEST(NodeEasy, MagneticReservationTakesJobsThatNamedNone) {
+  Machine m;
+  m.add_node(node("n0", 4));
+  m.add_node(node("n1", 4));
+  m.nodes()[0].windows.push_back({0, 10000, "g"});
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  s.running.push_back(holding(1, 2000, {{1, res(4)}}));
+  JobRequest drawn = JobRequest::cpus(4);
+  drawn.other_reservations = {"g"};
+  s.waiting.push_back(asking(10, drawn, 500, 900));
+  {
+    const Decision d = plan("easy", s);
+    EXPECT_EQ(nodes_of(started_on(d, 10)), std::vector<NodeIndex>{0});
+  }
+  s.running.push_back(holding(2, 5000, {{0, res(4)}}));
+  JobRequest wide = JobRequest::cpus(8);
+  wide.other_reservations = {"g"};
+  s.waiting = {asking(11, wide, 500, 900), asking(12, JobRequest::cpus(4), 500, 900)};
+  const Decision d = plan("easy", s);
+  EXPECT_FALSE(test::starts(d, 11));
+  EXPECT_FALSE(test::starts(d, 12));
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].job, 11u);
+  EXPECT_EQ(d.reservations[0].start, 10000) << "not 5000, across g and outside it";
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), (std::vector<NodeIndex>{0, 1}));
+}
+
 // Two nodes of 4 CPUs; node0 runs a 1-CPU job until 1000. J asks 4 tasks on one node
 // (--nodes=1): node0 has room for 3 only, so J starts on node1, and the head is the next
 // such job, reserved at 1000 on node0 (node1 is J's).
