@@ -83,6 +83,7 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     if (index >= 0) r.partitions.push_back(static_cast<std::size_t>(index));
   }
   r.reservation = rec.reservation;
+  r.other_reservations = rec.other_reservations;
   return r;
 }
 

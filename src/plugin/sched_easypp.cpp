@@ -340,7 +340,8 @@ class Scheduler {
         for (const ClusterJob& c : jobs) {
           QueuedByName& w = where[c.id];
           for (const QueuedJob& q : c.in)
-            w.choices.push_back({partition_name(q.partition), q.priority, q.qos_id});
+            w.choices.push_back(
+                {partition_name(q.partition), q.priority, q.qos_id, q.reservation, q.magnetic});
         }
         bool abandoned = false;
         locks.step("cluster");

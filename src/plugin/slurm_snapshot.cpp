@@ -62,6 +62,15 @@ bool runnable_now(job_record_t* job, std::uint32_t qos_id,
   return it->second;
 }
 
+// `resv` if it is still in resv_list (a pointer read before a yield may have been freed).
+const slurmctld_resv_t* live_reservation(const slurmctld_resv_t* resv) {
+  if (!resv_list) return nullptr;
+  OwnedIterator it(resv_list);
+  while (const slurmctld_resv_t* r = it.next<slurmctld_resv_t>())
+    if (r == resv) return r;
+  return nullptr;
+}
+
 std::vector<std::string> split_list(const char* text) {
   std::vector<std::string> out;
   if (!text) return out;
@@ -278,7 +287,16 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
       }
       auto& jobs = out.partitions[it->second].jobs;
       if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
-      const QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
+      QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
+      if (rec->resv_ptr) {
+        // A reservation deleted during a yield: its records are gone with it.
+        const slurmctld_resv_t* resv = yielded ? live_reservation(rec->resv_ptr) : rec->resv_ptr;
+        if (!resv) continue;
+        if (resv->name) {
+          q.reservation = resv->name;
+          q.magnetic = rec->job_ptr->resv_list == nullptr;  // a job that named none
+        }
+      }
       // Heterogeneous job components do not count towards the cap: they are planned
       // from `all`, with their other components.
       if (rec->job_ptr->het_job_id == 0) {
@@ -394,11 +412,20 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.restarts = job->restart_cnt;
     r.requeueable = slurm_requeue_allowed(job);
     r.request = request_record(job, memory);
+    // A job of several reservations may run in each its records name (the first is the
+    // request's own; job->resv_name lists them all); a job that named none, in the MAGNETIC
+    // reservations it has records for, besides outside every reservation.
+    if (job->resv_list) r.request.reservation.clear();
+    auto add_once = [](std::vector<std::string>& list, const std::string& name) {
+      if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+    };
     for (const QueuedJob& q : c.in) {  // once each (records per QOS or reservation repeat it)
-      std::string name = q.partition->name ? q.partition->name : "";
-      if (std::find(r.request.partitions.begin(), r.request.partitions.end(), name) ==
-          r.request.partitions.end())
-        r.request.partitions.push_back(std::move(name));
+      add_once(r.request.partitions, q.partition->name ? q.partition->name : "");
+      if (q.reservation.empty() || (!job->resv_list && !q.magnetic)) continue;
+      if (job->resv_list && r.request.reservation.empty())
+        r.request.reservation = q.reservation;
+      else if (q.reservation != r.request.reservation)
+        add_once(r.request.other_reservations, q.reservation);
     }
     r.procs = r.request.min_cpus;
     int copies = 1;

@@ -31,6 +31,10 @@ struct QueuedJob {
   std::uint32_t priority = 0;  // the job's priority in this partition (and QOS)
   part_record_t* partition = nullptr;
   std::uint32_t qos_id = 0;  // the record's QOS (24.11), to set before a start; 0: none
+  // The record's reservation (one of --reservation=a,b, or a MAGNETIC one for a job that
+  // named none), read while it was valid; empty: none.
+  std::string reservation;
+  bool magnetic = false;
 };
 
 struct PartitionQueue {
@@ -81,6 +85,9 @@ inline JobId slurm_job_id(JobId planned) { return planned & 0xffffffffu; }
 
 // The records of `queue` whose partition `keep` accepts, merged per job (first record's
 // order): a job with several records (partitions, QOS, reservations) is one ClusterJob.
+// A MAGNETIC reservation's record does not place the job (Slurm sorts every record with a
+// reservation first, but stock backfill only tries to start such a record, it reserves
+// nothing for it): the job's place is its first other record's, if it has one.
 template <typename Keep>
 std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep);
 
@@ -108,11 +115,13 @@ template <typename Keep>
 std::vector<ClusterJob> cluster_jobs(const JobQueue& queue, Keep keep) {
   std::vector<ClusterJob> out;
   std::unordered_map<job_record_t*, std::size_t> index;
-  for (const QueuedJob& q : queue.all) {
-    if (!keep(q.partition)) continue;
-    auto [it, added] = index.emplace(q.job, out.size());
-    if (added) out.push_back(ClusterJob{q.job, {}, q.job->job_id});
-    out[it->second].in.push_back(q);
+  for (const bool magnetic : {false, true}) {
+    for (const QueuedJob& q : queue.all) {
+      if (q.magnetic != magnetic || !keep(q.partition)) continue;
+      auto [it, added] = index.emplace(q.job, out.size());
+      if (added) out.push_back(ClusterJob{q.job, {}, q.job->job_id});
+      out[it->second].in.push_back(q);
+    }
   }
   return out;
 }

@@ -81,17 +81,52 @@ int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool b
   }
   if (!part) return ESLURM_INVALID_PARTITION_NAME;
   *started_in = part;
-  // Then that partition's records in priority order, one per QOS, until one starts or
-  // the refusal is for resources (another QOS would not change that).
+  // Then that partition's records, those in a reservation that holds the planned nodes
+  // first, then those without one, then the rest, each group in priority order.
+  auto rank = [&](const StartChoice& c) {
+    if (c.reservation.empty()) return 1;
+    slurmctld_resv_t* resv = find_resv_name(const_cast<char*>(c.reservation.c_str()));
+    if (allowed && resv && resv->node_bitmap &&
+        bit_super_set(const_cast<bitstr_t*>(allowed), resv->node_bitmap))
+      return 0;
+    return 2;
+  };
+  std::vector<std::pair<int, const StartChoice*>> order;
+  for (const StartChoice& c : choices)
+    if (c.partition == first->partition) order.emplace_back(rank(c), &c);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   int rc = ESLURM_INVALID_QOS;
-  std::vector<std::uint32_t> tried;
-  for (auto it = choices.begin() + (first - choices.data()); it != choices.end(); ++it) {
-    if (it->partition != first->partition) continue;
-    if (std::find(tried.begin(), tried.end(), it->qos_id) != tried.end()) continue;
-    tried.push_back(it->qos_id);
-    if (!compat::set_job_qos(job, it->qos_id)) continue;  // no longer requested
-    rc = start_job(job, part, it->priority, backfilled, allowed);
-    if (rc == SLURM_SUCCESS || refused_for_resources(rc)) break;
+  std::vector<std::pair<std::uint32_t, std::string>> tried;
+  std::vector<std::string> busy;  // reservations refused for resources
+  for (const auto& [r, c] : order) {
+    const std::pair<std::uint32_t, std::string> key{c->qos_id, c->reservation};
+    if (std::find(tried.begin(), tried.end(), key) != tried.end()) continue;
+    if (std::find(busy.begin(), busy.end(), c->reservation) != busy.end()) continue;
+    tried.push_back(key);
+    if (!compat::set_job_qos(job, c->qos_id)) continue;  // no longer requested
+    if (!c->reservation.empty()) {
+      slurmctld_resv_t* resv = find_resv_name(const_cast<char*>(c->reservation.c_str()));
+      if (!resv) continue;  // deleted since the queue was read
+      job->resv_ptr = resv;
+      job->resv_id = resv->resv_id;
+      if (c->magnetic) {
+        xfree(job->resv_name);
+        job->resv_name = xstrdup(resv->name);
+        job->bit_flags |= JOB_MAGNETIC;
+      }
+    }
+    rc = start_job(job, part, c->priority, backfilled, allowed);
+    if (c->magnetic) {
+      // Kept only by a job that started; an array's meta record (split off a started
+      // task, with its fields) waits without it, as stock backfill's next record clears it.
+      job_resv_clear_magnetic_flag(job);
+      if (job->array_task_id != NO_VAL)
+        if (job_record_t* meta = find_job_record(job->array_job_id); meta && meta != job)
+          job_resv_clear_magnetic_flag(meta);
+    }
+    if (rc == SLURM_SUCCESS) break;
+    if (refused_for_resources(rc)) busy.push_back(c->reservation);
   }
   return rc;
 }

@@ -26,13 +26,18 @@ struct StartChoice {
   std::string partition;
   std::uint32_t priority = 0;
   std::uint32_t qos_id = 0;  // the record's QOS (24.11; 0: the job's own)
+  std::string reservation;   // the record's (several names, or MAGNETIC); empty: none
+  bool magnetic = false;
 };
 
 // Starts a job the plan placed on `allowed`, as stock does with the record it chose: in the
 // first choice whose partition still exists and holds every allowed node (else the first
-// that exists), with that record's priority and QOS. When select_nodes refuses it for
-// anything but resources (a limit of that QOS), the next choice of the same partition
-// under another QOS is tried. `started_in` gets the partition tried last (nullptr: none
+// that exists), with that record's priority, QOS and reservation (set on the job as
+// stock backfill does: job_queue_rec_resv_list, job_queue_rec_magnetic_resv; a magnetic
+// one is taken off again if the job does not start). Of that partition's records, those
+// whose reservation holds every allowed node come first, then those without one. When
+// select_nodes refuses a record for anything but resources (a limit of that QOS), the
+// next is tried; refused for resources, the next in another reservation. `started_in` gets the partition tried last (nullptr: none
 // exists any more, the result is then ESLURM_INVALID_PARTITION_NAME).
 int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
               const bitstr_t* allowed, part_record_t** started_in);

@@ -48,7 +48,10 @@ struct RequestRecord {
   std::vector<std::uint32_t> excluded;
   bool exclusive = false;  // --exclusive (whole nodes)
   std::vector<std::string> partitions;  // where it is queued, highest priority first
-  std::string reservation;              // --reservation
+  std::string reservation;              // --reservation (the first, of several names)
+  // The reservations it may run in instead (one of them): the further names of
+  // --reservation=a,b, or the MAGNETIC ones a job that named none may use.
+  std::vector<std::string> other_reservations;
 };
 
 struct JobRecord {

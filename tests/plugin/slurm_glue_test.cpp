@@ -112,6 +112,7 @@ void job_queue_append_internal(job_queue_req_t* req) {
     if (r.job_ptr != req->job_ptr) continue;
     given = true;
     if (r.part_ptr != req->part_ptr) continue;
+    if (req->resv_ptr && r.resv_ptr != req->resv_ptr) continue;  // a record per reservation
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
     if (r.qos_ptr && r.qos_ptr != req->job_ptr->qos_ptr) continue;
 #endif
@@ -900,15 +901,19 @@ TEST_F(FakeSlurm, ArrayTasksAreCopiesOfTheMetaRecord) {
 
 // A job with reservations gets one queue record per reservation (several requested, or
 // magnetic ones), in the same partition: planned once, as one waiting job queued in each
-// partition once. Worked out: records (p, r1), (p, r2), (q) of job 30 -> one ClusterJob
-// with three records, one JobRecord with partitions {p, q}; job 31 after it.
+// partition once. Worked out: job 30 named none, so (p, r1), (p, r2) are magnetic records
+// and (q) its own; one ClusterJob with three records, its own first; one JobRecord with
+// partitions {q, p}, no reservation of its own and r1, r2 to choose; job 31 after it.
 TEST_F(FakeSlurm, JobWithDuplicatedReservationRecordsIsPlannedOnce) {
   nodes({4, 4}, {true, true});
   part_record_t* p = partition("p", {0});
   part_record_t* q = partition("q", {1});
   job_record_t* dup = pending(30, 1, 1);
   job_record_t* other = pending(31, 1, 1);
+  char r1_name[] = "r1", r2_name[] = "r2";
   slurmctld_resv_t r1{}, r2{};
+  r1.name = r1_name;
+  r2.name = r2_name;
   queue(dup, p, 5);
   g_queue.back().resv_ptr = &r1;
   queue(dup, p, 5);
@@ -921,11 +926,66 @@ TEST_F(FakeSlurm, JobWithDuplicatedReservationRecordsIsPlannedOnce) {
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].id, 30u);
   EXPECT_EQ(jobs[0].in.size(), 3u);
+  EXPECT_EQ(jobs[0].in[0].partition, q) << "the job's own record first";
+  EXPECT_TRUE(jobs[0].in[1].magnetic);
+  EXPECT_EQ(jobs[0].in[2].reservation, "r2");
   const ClusterSnapshot s = read_cluster(jobs, kNow);
   ASSERT_EQ(s.waiting.size(), 2u);
   EXPECT_EQ(s.waiting[0].id, 30u);
-  EXPECT_EQ(s.waiting[0].request.partitions, (std::vector<std::string>{"p", "q"}));
+  EXPECT_EQ(s.waiting[0].priority, 4) << "its own record's";
+  EXPECT_EQ(s.waiting[0].request.partitions, (std::vector<std::string>{"q", "p"}));
+  EXPECT_EQ(s.waiting[0].request.reservation, "");
+  EXPECT_EQ(s.waiting[0].request.other_reservations, (std::vector<std::string>{"r1", "r2"}));
   EXPECT_EQ(s.waiting[1].id, 31u);
+}
+
+// Slurm sorts every record with a reservation before those without, but a magnetic one
+// does not place the job in the plan (stock backfill only tries to start it). Worked
+// out: records (m, p, G magnetic), (plain, p, priority 3), (m, p, priority 2) -> plain
+// first, then m with G to choose. A job of --reservation=a,b (resv_list, resv_name "a,b") has records (p, a),
+// (p, b), placed by the first: reservation "a", "b" to choose, not "a,b".
+TEST_F(FakeSlurm, MagneticRecordsDoNotPlaceAJobAndSeveralNamesAreChoices) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  char g_name[] = "G", a_name[] = "a", b_name[] = "b", both[] = "a,b";
+  slurmctld_resv_t g{}, a{}, b{};
+  g.name = g_name;
+  a.name = a_name;
+  b.name = b_name;
+  job_record_t* drawn = pending(40, 1, 1);
+  job_record_t* plain = pending(41, 1, 1);
+  job_record_t* named = pending(42, 1, 1);
+  queue(drawn, p, 2);
+  g_queue.back().resv_ptr = &g;
+  queue(named, p, 4);
+  g_queue.back().resv_ptr = &a;
+  queue(named, p, 4);
+  g_queue.back().resv_ptr = &b;
+  queue(plain, p, 3);
+  queue(drawn, p, 2);
+  List names = list_create(nullptr);
+  list_append(names, &a);
+  list_append(names, &b);
+  named->resv_list = names;
+  named->resv_name = both;
+  const JobQueue queued = read_job_queue(10);
+  const std::vector<ClusterJob> jobs = cluster_jobs(queued, [](part_record_t*) { return true; });
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].id, 42u);
+  EXPECT_EQ(jobs[1].id, 41u);
+  EXPECT_EQ(jobs[2].id, 40u) << "placed by its own record (priority 2), not G's";
+  EXPECT_FALSE(jobs[0].in[0].magnetic) << "a record of a job that named reservations";
+  const ClusterSnapshot s = read_cluster(jobs, kNow);
+  ASSERT_EQ(s.waiting.size(), 3u);
+  EXPECT_EQ(s.waiting[0].request.reservation, "a");
+  EXPECT_EQ(s.waiting[0].request.other_reservations, (std::vector<std::string>{"b"}));
+  EXPECT_TRUE(s.waiting[1].request.other_reservations.empty());
+  EXPECT_EQ(s.waiting[2].request.reservation, "");
+  EXPECT_EQ(s.waiting[2].request.other_reservations, (std::vector<std::string>{"G"}));
+  EXPECT_EQ(s.waiting[2].priority, 2);
+  named->resv_list = nullptr;
+  named->resv_name = nullptr;
+  FREE_NULL_LIST(names);
 }
 
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
