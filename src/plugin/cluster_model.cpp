@@ -25,11 +25,27 @@ void add_gres(Resources& r, const Machine& machine, const std::string& kind, std
 // at most K, on max(min_nodes, ceil(N / K)) nodes, ceil(N / nodes) each (at most one
 // node's worth of a share more than Slurm takes, a careful plan). Where no node
 // count within --nodes suffices, on min_nodes nodes as asked (Slurm cannot run it either).
+// K is the largest count of a node the job may use: in one of its partitions, not
+// excluded, with its features (a partition of 2-GPU nodes beside one of 8-GPU nodes).
 void spread_per_job(JobRequest& r, const Machine& machine, const GresCount& g) {
   const int kind = machine.find_resource(g.kind);
   std::int64_t largest = 0;
+  const auto may_use = [&](std::size_t index, const Node& n) {
+    if (!r.excluded.empty() && r.excluded.contains(static_cast<NodeIndex>(index))) return false;
+    if (!r.partitions.empty() &&
+        std::none_of(r.partitions.begin(), r.partitions.end(), [&](std::size_t p) {
+          return p < machine.partitions().size() &&
+                 machine.partitions()[p].nodes.contains(static_cast<NodeIndex>(index));
+        }))
+      return false;
+    return std::all_of(r.features.begin(), r.features.end(), [&](const std::string& f) {
+      return std::find(n.features.begin(), n.features.end(), f) != n.features.end();
+    });
+  };
   if (kind >= 0)
-    for (const Node& n : machine.nodes()) largest = std::max(largest, n.capacity[static_cast<std::size_t>(kind)]);
+    for (std::size_t i = 0; i < machine.nodes().size(); ++i)
+      if (may_use(i, machine.nodes()[i]))
+        largest = std::max(largest, machine.nodes()[i].capacity[static_cast<std::size_t>(kind)]);
   int nodes = r.min_nodes;
   if (largest > 0) {
     const std::int64_t fewest = (g.count + largest - 1) / largest;
@@ -73,7 +89,6 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   }
   for (const GresCount& g : rec.gres_per_node) add_gres(r.per_node, machine, g.kind, g.count);
   for (const GresCount& g : rec.gres_per_task) add_gres(r.per_task, machine, g.kind, g.count);
-  for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);
   if (!rec.features_left) r.features = rec.features;
   const std::size_t n_nodes = machine.nodes().size();
   r.required = node_set(rec.required, n_nodes);
@@ -82,6 +97,7 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     const int index = machine.find_partition(p);
     if (index >= 0) r.partitions.push_back(static_cast<std::size_t>(index));
   }
+  for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);  // on its nodes
   r.reservation = rec.reservation;
   r.other_reservations = rec.other_reservations;
   return r;

@@ -259,6 +259,35 @@ TEST(PlanCluster, GpusPerJobSpreadOverTheFewestNodes) {
   EXPECT_EQ(limited.per_node[static_cast<std::size_t>(m.machine.find_resource("gpu"))], 3);
 }
 
+// The fewest nodes are counted on the nodes the job may use: partition "small" has two
+// 2-GPU nodes, "big" one 4-GPU node. J (--gpus=4, in small) needs both small nodes, 2 each,
+// and starts on them; counted on the 4-GPU node (before) it asked 4 of one small node and
+// never started.
+TEST(PlanCluster, GpusPerJobCountedOnTheJobsOwnPartitions) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 4, 0, {{"gpu", 2}}), node("n1", 4, 0, {{"gpu", 2}}),
+             node("n2", 4, 0, {{"gpu", 4}})};
+  s.partitions = {partition("small", {0, 1}), partition("big", {2})};
+  JobRecord j = waiting(1, 2, 600, {"small"}, 100);
+  j.request.gres_per_job = {{"gpu", 4}};
+  s.waiting = {j};
+  const ClusterModel m = build_cluster_model(s);
+  const JobRequest& r = *m.waiting.at(0).request;
+  EXPECT_EQ(r.min_nodes, 2);
+  EXPECT_EQ(r.per_node[static_cast<std::size_t>(m.machine.find_resource("gpu"))], 2);
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  bool started = false;
+  for (const auto& group : plan.groups) started = started || starts(group, 1);
+  EXPECT_TRUE(started);
+  JobRecord in_big = j;
+  in_big.request.partitions = {"big"};
+  const JobRequest big = request_of(in_big.request, m.machine);
+  EXPECT_EQ(big.min_nodes, 1);
+  EXPECT_EQ(big.per_node[static_cast<std::size_t>(m.machine.find_resource("gpu"))], 4);
+}
+
 // An advance reservation "maint" on n1 during [now+100, now+1000); n0 is busy until
 // now+3000. J (8 CPUs, 10 min) cannot start on n1 now (it would run into maint): its
 // earliest start is maint's end, now+1000. R names maint: it plans inside it, at now+100.
