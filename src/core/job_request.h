@@ -22,6 +22,11 @@ struct JobRequest {
   Resources per_task;
   // Per node used: memory when asked per node, generic resources asked per node.
   Resources per_node;
+  // Memory asked per CPU (Slurm's --mem-per-cpu), 0: none. per_task holds it for the
+  // task's CPUs; a share is charged it on every CPU it is given, so where CPUs come in
+  // whole cores (Node::cpu_unit) a share's memory rounds up with its CPUs, as Slurm's
+  // cons_tres charges it on the job's allocated CPUs.
+  std::int64_t memory_per_cpu = 0;
   bool exclusive = false;             // whole nodes
   std::vector<std::string> features;  // every one required on each node
   NodeSet required;                   // empty: none

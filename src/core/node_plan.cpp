@@ -226,6 +226,15 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
     const std::int64_t usable = k == kCpu ? free[k] - free[k] % unit : free[k];
     tasks = std::min(tasks, (usable - request.per_node[k]) / request.per_task[k]);
   }
+  if (request.memory_per_cpu > 0 && unit > 1) {
+    // Memory on the whole units the tasks' CPUs round up to: fewer tasks may fit.
+    const std::int64_t cpt = std::max<std::int64_t>(1, request.per_task[kCpu]);
+    const auto memory_of = [&](std::int64_t t) {
+      const std::int64_t cpus = (t * cpt + request.per_node[kCpu] + unit - 1) / unit * unit;
+      return request.per_node[kMemory] + request.memory_per_cpu * cpus;
+    };
+    while (tasks > 0 && memory_of(tasks) > free[kMemory]) --tasks;
+  }
   return static_cast<int>(std::max<std::int64_t>(tasks, 0));
 }
 
@@ -234,7 +243,11 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
   Resources amount = request.per_node;
   for (std::size_t k = 0; k < kMaxResourceKinds; ++k) amount[k] += request.per_task[k] * tasks;
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
-  if (amount[kCpu] % unit != 0) amount[kCpu] += unit - amount[kCpu] % unit;
+  if (amount[kCpu] % unit != 0) {
+    amount[kCpu] += unit - amount[kCpu] % unit;
+    if (request.memory_per_cpu > 0)
+      amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * amount[kCpu];
+  }
   return amount;
 }
 

@@ -85,6 +85,7 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     r.exclusive = true;  // every node's whole memory: nobody else fits beside it
   } else {
     r.per_task[kMemory] = rec.mem_per_cpu_mb * cpt;
+    r.memory_per_cpu = rec.mem_per_cpu_mb;
     r.per_node[kMemory] = rec.mem_per_node_mb;
   }
   for (const GresCount& g : rec.gres_per_node) add_gres(r.per_node, machine, g.kind, g.count);

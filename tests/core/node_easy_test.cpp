@@ -143,6 +143,40 @@ TEST(NodeEasy, WholeCoresOnHyperthreadsKeepTheHeadsReservation) {
   EXPECT_EQ(one->shares.at(0).amount[kCpu], 2);
 }
 
+// --mem-per-cpu on hyperthreads: Slurm charges it on every CPU allocated, and a task gets
+// a whole core. One node of 3 cores x 2 threads (6 CPUs, unit 2), 600 MB; R holds a core
+// and 400 MB until 120. B (1 task, 150 MB per CPU) gets 2 CPUs, so 300 MB: 200 are free,
+// so B waits, reserved at 120 (counted per task CPU, 150 MB, it started and Slurm would
+// have refused it or, elsewhere, the plan would have given its memory twice). C (2 tasks,
+// 50 MB per CPU) is one core and 100 MB: it starts now.
+TEST(NodeEasy, MemoryPerCpuIsChargedOnWholeCores) {
+  Machine m;
+  Node n = node("n0", 6, 600);
+  n.cpu_unit = 2;
+  m.add_node(n);
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 6;
+  s.running.push_back(holding(1, 120, {{0, res(2, 400)}}));
+  JobRequest b = JobRequest::cpus(1);
+  b.per_task[kMemory] = 150;
+  b.memory_per_cpu = 150;
+  JobRequest c = JobRequest::cpus(2);
+  c.per_task[kMemory] = 50;
+  c.memory_per_cpu = 50;
+  s.waiting.push_back(asking(2, b, 3600, 3600));
+  s.waiting.push_back(asking(3, c, 60, 60));
+  for (const char* policy : {"easy", "easy++"}) {
+    const Decision d = plan(policy, s);
+    EXPECT_FALSE(test::starts(d, 2)) << policy << ": 300 MB on its whole core, 200 free";
+    ASSERT_EQ(d.reservations.size(), 1u) << policy;
+    EXPECT_EQ(d.reservations[0].job, 2u);
+    EXPECT_EQ(d.reservations[0].start, 120);
+    EXPECT_EQ(d.reservations[0].allocation->shares.at(0).amount[kMemory], 300) << policy;
+    EXPECT_EQ(started_on(d, 3).shares.at(0).amount[kMemory], 100) << policy;
+  }
+}
+
 // A node limit: two nodes of 4 CPUs, R holds 1 CPU of n0 until 600. J asks 4 tasks on
 // exactly one node (-N1 -n4): n0 has 3, n1 has 4, so J starts now on n1. First fit alone
 // took n0's 3 CPUs, could not add n1 (one node at most) and reserved J at 600 on n0.

@@ -23,4 +23,24 @@ case_whole_cores() {
   scancel "$h" "$b"
 }
 
+# --mem-per-cpu is charged on every CPU allocated (cons_common job_test.c: CPUs given x
+# memory per CPU), and a task gets a whole core. Same node, 600 MB, CR_Core_Memory. R (2
+# tasks = 1 core, 150 MB per CPU: 300 MB, 2-min limit, really 20 s) runs; H (4 tasks = 2
+# cores, 125 MB per CPU: 500 MB) waits for R's memory; B (1 task, 75 MB per CPU, 10-min
+# limit) gets a core, so 150 MB: it fits now (300 MB free) but at R's end would leave H
+# 450 MB, so it must stay pending. Worked out by hand: H starts when R ends; B is still
+# pending then. (Counted per task CPU, 75 MB, B fitted beside H and was backfilled.)
+case_memory_per_cpu() {
+  live_up --nodes 1 --cpus 6 --mem 600 --select CR_Core_Memory \
+    --extra 'NodeName=DEFAULT Sockets=1 CoresPerSocket=3 ThreadsPerCore=2'
+  local r h b
+  r=$(tb_submit 2 2 R 'sleep 20' --mem-per-cpu=150)
+  wait_state "$r" RUNNING 20
+  h=$(tb_submit 4 10 H 'sleep 300' --mem-per-cpu=125)
+  b=$(tb_submit 1 10 B 'sleep 300' --mem-per-cpu=75)
+  expect_head_kept "$r" 2 "$h" - "$b"
+  scancel "$h" "$b"
+}
+
 each_scheduler case_whole_cores
+TEST_NAME=$TEST_NAME.memory_per_cpu each_scheduler case_memory_per_cpu

@@ -120,6 +120,7 @@ TEST(ClusterModel, RequestsInSlurmTerms) {
   EXPECT_EQ(r.tasks, 5);
   EXPECT_EQ(r.per_task[kCpu], 2);
   EXPECT_EQ(r.per_task[kMemory], 200) << "100 MB per CPU x 2 CPUs per task";
+  EXPECT_EQ(r.memory_per_cpu, 100) << "charged per CPU given (whole cores on hyperthreads)";
   EXPECT_EQ(r.per_node[gpu], 2) << "a typed GRES counts under its name too";
   EXPECT_EQ(r.per_node[a100], 2);
   EXPECT_EQ(r.features, (std::vector<std::string>{"fast", "ib"}));
