@@ -499,15 +499,18 @@ class Scheduler {
         const bool backfilled =
             std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
         part_record_t* part = nullptr;
+        const auto started = [&](const char* how) {
+          count_start(counts, backfilled);
+          const char* qos = compat::chosen_qos_name(job);
+          info("sched/easypp: started JobId=%u in %s on %s (%s%s%s)%s%s", job->job_id,
+               partition_name(part).c_str(), job->nodes ? job->nodes : "?",
+               group.policy.c_str(), backfilled ? ", backfilled" : "", how,
+               *qos ? " under QOS " : "", qos);
+        };
         const int rc = start_job(job, w->second.choices, backfilled, nodes.get(), &part);
         if (!part) continue;  // its partitions went away while we planned
         if (rc == SLURM_SUCCESS) {
-          count_start(counts, backfilled);
-          const char* qos = compat::chosen_qos_name(job);
-          info("sched/easypp: started JobId=%u in %s on %s (%s%s)%s%s", job->job_id,
-               partition_name(part).c_str(), job->nodes ? job->nodes : "?",
-               group.policy.c_str(), backfilled ? ", backfilled" : "", *qos ? " under QOS " : "",
-               qos);
+          started("");
           continue;
         }
         if (refused_for_resources(rc)) {
@@ -520,11 +523,7 @@ class Scheduler {
           bit_or(wider.get(), nodes.get());
           if (!bit_equal(wider.get(), nodes.get()) &&
               start_job(job, w->second.choices, backfilled, wider.get(), &part) == SLURM_SUCCESS) {
-            count_start(counts, backfilled);
-            info("sched/easypp: started JobId=%u in %s on %s (%s%s; select_nodes refused the planned "
-                 "nodes, it chose among the unreserved ones)",
-                 job->job_id, partition_name(part).c_str(), job->nodes ? job->nodes : "?",
-                 group.policy.c_str(), backfilled ? ", backfilled" : "");
+            started("; select_nodes refused the planned nodes, it chose among the unreserved ones");
             continue;
           }
         }
