@@ -206,11 +206,18 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
       const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
       if (!js || compat::gres_no_consume(js)) continue;
       const std::string kind = gres_kind(gs->gres_name, js->type_name);
+      // Per task: the whole request. Slurm derives the per-job total from it (tasks x per
+      // task) and holds any per-node or per-socket count to a multiple of it that the
+      // tasks on a node use (gres.c, gres_job_state_validate), so adding those would
+      // count the same GPUs twice or three times.
+      if (given(js->gres_per_task) > 0) {
+        r.gres_per_task.push_back({kind, given(js->gres_per_task)});
+        continue;
+      }
       // Per socket: at least one socket's. Per job: a total (cluster_model spreads it).
       const std::int64_t per_node = given(js->gres_per_node) + given(js->gres_per_socket);
       if (per_node > 0) r.gres_per_node.push_back({kind, per_node});
       if (given(js->gres_per_job) > 0) r.gres_per_job.push_back({kind, given(js->gres_per_job)});
-      if (given(js->gres_per_task) > 0) r.gres_per_task.push_back({kind, given(js->gres_per_task)});
     }
   }
   r.features_left = !simple_features(d->feature_list_use ? d->feature_list_use : d->feature_list,

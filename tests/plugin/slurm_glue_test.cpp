@@ -870,6 +870,36 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   }
 }
 
+// --gpus-per-task=2 -n2: Slurm fills in the per-job total (4 = tasks x per task) and may
+// hold a per-node count of what the node's tasks use; the request is per task alone.
+// Adding the total as well planned 2 x 2 + 4 GPUs on one node: on 4-GPU nodes the job
+// never started (review finding, reproduced live).
+TEST_F(FakeSlurm, GpusPerTaskAreTheWholeGpuRequest) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* j = pending(12, 2, 30);
+  j->part_ptr = p;
+  j->details->num_tasks = 2;
+  char gpu[] = "gpu";
+  gres_job_state_t req{};
+  req.gres_per_task = 2;
+  req.gres_per_job = 4;
+  req.gres_per_node = 4;
+  gres_state_t req_state{};
+  req_state.gres_name = gpu;
+  req_state.gres_data = &req;
+  j->gres_list_req = list_of({&req_state});
+  const std::vector<ClusterJob> jobs =
+      cluster_jobs(read_job_queue(10), [](part_record_t*) { return true; });
+  const ClusterSnapshot s = read_cluster(jobs, kNow);
+  ASSERT_EQ(s.waiting.size(), 1u);
+  const RequestRecord& r = s.waiting[0].request;
+  ASSERT_EQ(r.gres_per_task.size(), 1u);
+  EXPECT_EQ(r.gres_per_task[0].count, 2);
+  EXPECT_TRUE(r.gres_per_job.empty());
+  EXPECT_TRUE(r.gres_per_node.empty());
+}
+
 // A pending job array is planned as copies of its meta record: its remaining tasks, within
 // its %throttle and easypp_array_tasks.
 TEST_F(FakeSlurm, ArrayTasksAreCopiesOfTheMetaRecord) {
