@@ -37,10 +37,12 @@ Job JobLedger::admit(const JobFacts& facts) {
     return j;
   }
   auto mem = memory_.find(facts.id);
-  if (mem == memory_.end()) {
-    // Predicted once, when first seen waiting (at its submit time, as in the paper).
+  if (mem == memory_.end() || mem->second.limit != facts.limit) {
+    // Predicted once, when first seen waiting (at its submit time, as in the paper), and
+    // again if its time limit was changed while it waited (scontrol update): a prediction
+    // is made under a limit (an estimate-based one is the limit) and never exceeds it.
     predictions_.predict(j, facts.actual_runtime);
-    memory_.emplace(facts.id, Memory{j.prediction, 0, facts.user, false});
+    memory_.insert_or_assign(facts.id, Memory{j.prediction, 0, facts.user, false, facts.limit});
   } else {
     j.prediction = mem->second.prediction;
     mem->second.running = false;
@@ -57,15 +59,17 @@ RunningJob JobLedger::running(const JobFacts& facts, Time now) {
   if (mem == memory_.end()) {
     // Started before the ledger saw it (another scheduler, or a restart): predict now.
     predictions_.predict(rj.job, facts.actual_runtime);
-    mem = memory_.emplace(facts.id, Memory{rj.job.prediction, 0, facts.user, true}).first;
+    mem = memory_.emplace(facts.id, Memory{rj.job.prediction, 0, facts.user, true, facts.limit}).first;
   }
   rj.job.prediction = mem->second.prediction;
   rj.job.corrections = mem->second.corrections;
+  // A running job's limit lowered below its prediction: it is killed by then.
+  if (mem->second.limit != facts.limit) rj.job.prediction = std::min(rj.job.prediction, rj.job.estimate);
   for (int i = 0; i < kMaxCorrectionsPerSync && rj.predicted_end() <= now; ++i) {
     if (!predictions_.correct(rj, now)) break;
     ++corrections_;
   }
-  mem->second = Memory{rj.job.prediction, rj.job.corrections, facts.user, true};
+  mem->second = Memory{rj.job.prediction, rj.job.corrections, facts.user, true, facts.limit};
   return rj;
 }
 
@@ -74,7 +78,8 @@ bool JobLedger::correct(RunningJob& job, Time now) {
   ++corrections_;
   if (!remembers_) return true;
   Memory& mem = memory_[job.job.id];
-  mem = Memory{job.job.prediction, job.job.corrections, job.job.user, true};
+  const Time limit = mem.limit;  // a correction does not change the limit
+  mem = Memory{job.job.prediction, job.job.corrections, job.job.user, true, limit};
   return true;
 }
 
@@ -106,7 +111,10 @@ JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state
 
 Time JobLedger::repredict(Job& job, Time actual_runtime) {
   predictions_.predict(job, actual_runtime);
-  if (remembers_) memory_[job.id] = Memory{job.prediction, 0, job.user, false};
+  if (remembers_) {
+    Memory& mem = memory_[job.id];
+    mem = Memory{job.prediction, 0, job.user, false, mem.limit};
+  }
   return job.prediction;
 }
 

@@ -114,6 +114,7 @@ class JobLedger {
     int corrections = 0;
     UserId user = 0;
     bool running = false;
+    Time limit = 0;  // the user's limit the prediction was made under; -1: unknown
   };
   Job base_job(const JobFacts& facts) const;
 

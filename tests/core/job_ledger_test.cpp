@@ -51,6 +51,29 @@ TEST(JobLedger, PredictsOnceWhenFirstSeen) {
   EXPECT_EQ(ledger.admit(facts(5, 7, 5000)).prediction, 1550) << "(3000 + 100) / 2";
 }
 
+// A waiting job whose time limit is changed (scontrol update) is predicted again under the
+// new limit: under easy the prediction is the limit (60 -> 3600, then 120), under easy++
+// the user's history (2000) capped by the limit (60, then 2000). Kept stale, a job raised
+// from 1 min to 60 was planned (and backfilled) as a 1-min job, in front of the head
+// (review finding, reproduced live, under easy and easy++). A running job's limit lowered
+// below its prediction caps the prediction: it is killed by then.
+TEST(JobLedger, ChangedLimitIsPredictedAgain) {
+  JobLedger easy(make_policy("easy")->traits());
+  EXPECT_EQ(easy.admit(facts(3, 7, 60)).prediction, 60);
+  EXPECT_EQ(easy.admit(facts(3, 7, 3600)).prediction, 3600);
+  EXPECT_EQ(easy.admit(facts(3, 7, 3600)).prediction, 3600);
+  EXPECT_EQ(easy.admit(facts(3, 7, 120)).prediction, 120);
+  JobLedger ledger(make_policy("easy++")->traits());
+  ledger.ended(facts(1, 7, 5000, 0), 1000, 0);
+  ledger.ended(facts(2, 7, 5000, 0), 3000, 0);
+  EXPECT_EQ(ledger.admit(facts(3, 7, 60)).prediction, 60);
+  EXPECT_EQ(ledger.admit(facts(3, 7, 3600)).prediction, 2000);
+  const RunningJob ran = ledger.running(facts(3, 7, 3600, 100), 200);
+  EXPECT_EQ(ran.job.prediction, 2000);
+  const RunningJob cut = ledger.running(facts(3, 7, 1200, 100), 300);
+  EXPECT_EQ(cut.job.prediction, 1200) << "killed at its new limit";
+}
+
 // A running job past its prediction is corrected to its estimate (the default rule) at
 // the next sync, remembered, and an ended job is learnt once only.
 TEST(JobLedger, CorrectsAtSyncAndLearnsOnce) {
