@@ -28,6 +28,7 @@ struct JobRequest {
   // cons_tres charges it on the job's allocated CPUs.
   std::int64_t memory_per_cpu = 0;
   bool exclusive = false;             // whole nodes
+  bool contiguous = false;            // --contiguous: nodes of consecutive indices
   std::vector<std::string> features;  // every one required on each node
   NodeSet required;                   // empty: none
   NodeSet excluded;                   // empty: none

@@ -265,11 +265,12 @@ bool NodePlan::plain(const JobRequest& r) {
   return r.per_task == cpu_only && r.per_node == Resources{} && r.min_nodes <= 1 &&
          r.max_nodes == 0 && r.features.empty() && r.required.empty() && r.excluded.empty() &&
          r.partitions.empty() && r.licences == Resources{} && r.reservation.empty() &&
-         r.other_reservations.empty();
+         r.other_reservations.empty() && !r.contiguous;
 }
 
 std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,
                                            const JobRequest& request) const {
+  if (request.contiguous) return select_contiguous(usable, request);
   std::optional<Allocation> a = select_first_fit(usable, request);
   const std::size_t max_nodes = request.max_nodes > 0 ? static_cast<std::size_t>(request.max_nodes) : 0;
   if (a || max_nodes == 0 || usable.size() <= max_nodes) return a;
@@ -280,6 +281,25 @@ std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex
   std::stable_sort(largest.begin(), largest.end(),
                    [](const auto& x, const auto& y) { return x.second > y.second; });
   return select_first_fit(largest, request);
+}
+
+std::optional<Allocation> NodePlan::select_contiguous(
+    const std::vector<std::pair<NodeIndex, int>>& usable, const JobRequest& request) const {
+  std::vector<std::pair<NodeIndex, int>> run;
+  for (std::size_t i = 0; i < usable.size(); ++i) {
+    run.clear();
+    for (std::size_t j = i; j < usable.size(); ++j) {
+      if (j > i && usable[j].first != usable[j - 1].first + 1) break;
+      run.push_back(usable[j]);
+    }
+    std::optional<Allocation> a = select_first_fit(run, request);
+    if (!a) continue;
+    bool consecutive = true;  // first fit may skip a node of the run (reserved ones last)
+    for (std::size_t k = 1; k < a->shares.size(); ++k)
+      consecutive = consecutive && a->shares[k].node == a->shares[k - 1].node + 1;
+    if (consecutive) return a;
+  }
+  return std::nullopt;
 }
 
 std::optional<Allocation> NodePlan::select_first_fit(

@@ -99,6 +99,10 @@ class NodePlan {
   // The same from (node, capacity) pairs in node order, capacities > 0.
   std::optional<Allocation> select(const std::vector<std::pair<NodeIndex, int>>& usable,
                                    const JobRequest& request) const;
+  // --contiguous: first fit over each run of consecutive nodes of `usable` from each
+  // start in turn; the first choice of consecutive nodes.
+  std::optional<Allocation> select_contiguous(const std::vector<std::pair<NodeIndex, int>>& usable,
+                                              const JobRequest& request) const;
   // One pass of first fit over `usable` in its order (reserved nodes last).
   std::optional<Allocation> select_first_fit(const std::vector<std::pair<NodeIndex, int>>& usable,
                                              const JobRequest& request) const;

@@ -81,6 +81,7 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   r.tasks = tasks;
   r.per_task[kCpu] = cpt;
   r.exclusive = rec.exclusive;
+  r.contiguous = rec.contiguous;
   if (rec.all_memory) {
     r.exclusive = true;  // every node's whole memory: nobody else fits beside it
   } else {

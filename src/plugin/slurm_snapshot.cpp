@@ -225,6 +225,7 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
   r.required = bitmap_nodes(d->req_node_bitmap);
   r.excluded = bitmap_nodes(d->exc_node_bitmap);
   r.exclusive = (d->whole_node & WHOLE_NODE_REQUIRED) != 0;
+  r.contiguous = d->contiguous != 0;
   if (job->resv_name) r.reservation = job->resv_name;
   return r;
 }

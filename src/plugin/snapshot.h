@@ -47,6 +47,7 @@ struct RequestRecord {
   std::vector<std::uint32_t> required;  // node indices
   std::vector<std::uint32_t> excluded;
   bool exclusive = false;  // --exclusive (whole nodes)
+  bool contiguous = false;  // --contiguous
   std::vector<std::string> partitions;  // where it is queued, highest priority first
   std::string reservation;              // --reservation (the first, of several names)
   // The reservations it may run in instead (one of them): the further names of

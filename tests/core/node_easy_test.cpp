@@ -177,6 +177,36 @@ TEST(NodeEasy, MemoryPerCpuIsChargedOnWholeCores) {
   }
 }
 
+// --contiguous: nodes of consecutive indices. Four nodes of 4 CPUs; n1 holds B (1 CPU)
+// until 3600, n3 holds A (1 CPU) until 180. H (2 whole nodes, contiguous) cannot have n0
+// and n2 (not adjacent): its pairs are n0-n1 and n1-n2 at 3600, n2-n3 at 180, so it is
+// reserved at 180 on n2 and n3. L (1 CPU, 3600 s) is backfilled on n0, not on n2. (First
+// fit gave H n0 and n2 now: Slurm refused that start every pass and L took n2 or n3.)
+TEST(NodeEasy, ContiguousHeadIsReservedOnAdjacentNodes) {
+  Machine m;
+  for (const char* name : {"n0", "n1", "n2", "n3"}) m.add_node(node(name, 4));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 16;
+  s.running.push_back(holding(1, 3600, {{1, res(1)}}));
+  s.running.push_back(holding(2, 180, {{3, res(1)}}));
+  JobRequest pair = JobRequest::cpus(2);
+  pair.min_nodes = 2;
+  pair.max_nodes = 2;
+  pair.exclusive = true;
+  pair.contiguous = true;
+  s.waiting.push_back(asking(10, pair, 300, 300));
+  s.waiting.push_back(asking(11, JobRequest::cpus(1), 3600, 3600));
+  for (const char* policy : {"easy", "easy++"}) {
+    const Decision d = plan(policy, s);
+    EXPECT_FALSE(test::starts(d, 10)) << policy;
+    ASSERT_EQ(d.reservations.size(), 1u) << policy;
+    EXPECT_EQ(d.reservations[0].start, 180) << policy;
+    EXPECT_EQ(nodes_of(*d.reservations[0].allocation), (std::vector<NodeIndex>{2, 3})) << policy;
+    EXPECT_EQ(nodes_of(started_on(d, 11)), std::vector<NodeIndex>{0}) << policy;
+  }
+}
+
 // A node limit: two nodes of 4 CPUs, R holds 1 CPU of n0 until 600. J asks 4 tasks on
 // exactly one node (-N1 -n4): n0 has 3, n1 has 4, so J starts now on n1. First fit alone
 // took n0's 3 CPUs, could not add n1 (one node at most) and reserved J at 600 on n0.
