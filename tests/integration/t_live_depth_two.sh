@@ -40,6 +40,7 @@ submit_case() {
   a2=$(tb_submit 1 2 A2 'sleep 25' -w n2)
   wait_state "$a1" RUNNING 20
   wait_state "$a2" RUNNING 20
+  settle_starts
   h1=$(tb_submit 2 5 H1 'sleep 300' -w n1)
   h2=$(tb_submit 2 5 H2 'sleep 300' -w n2)
   j=$(tb_submit 1 10 J 'sleep 300')
