@@ -49,6 +49,21 @@ struct JobRequest {
     r.per_task[kCpu] = 1;
     return r;
   }
+  // Whether it may use node `n` of `machine` at all: the node is in one of its partitions
+  // and not excluded. (Features are a test of their own: NodePlan matches them as masks.)
+  bool may_reach(const Machine& machine, NodeIndex n) const {
+    if (!excluded.empty() && excluded.contains(n)) return false;
+    if (partitions.empty()) return true;
+    return std::any_of(partitions.begin(), partitions.end(), [&](std::size_t p) {
+      return p < machine.partitions().size() && machine.partitions()[p].nodes.contains(n);
+    });
+  }
+  // Whether `node` has every feature it names.
+  bool features_on(const Node& node) const {
+    return std::all_of(features.begin(), features.end(), [&](const std::string& f) {
+      return std::find(node.features.begin(), node.features.end(), f) != node.features.end();
+    });
+  }
   // CPUs it needs at the least (a quick test against a machine's idle CPUs).
   std::int64_t min_cpus() const {
     return per_task[kCpu] * std::max(tasks, min_nodes) + per_node[kCpu] * std::max(1, min_nodes);

@@ -182,20 +182,9 @@ std::uint64_t NodePlan::feature_mask(const JobRequest& request) const {
 }
 
 bool NodePlan::eligible(NodeIndex n, const JobRequest& request, std::uint64_t mask) const {
-  if (!request.partitions.empty()) {
-    bool in = false;
-    for (std::size_t p : request.partitions)
-      in = in || (p < machine_->partitions().size() && machine_->partitions()[p].nodes.contains(n));
-    if (!in) return false;
-  }
-  if (!request.excluded.empty() && request.excluded.contains(n)) return false;
-  if ((mask & kFeatureOverflow) != 0) {
-    if (mask == ~std::uint64_t{0}) return false;
-    const std::vector<std::string>& have = machine_->nodes()[n].features;
-    for (const std::string& f : request.features)
-      if (std::find(have.begin(), have.end(), f) == have.end()) return false;
-    return true;
-  }
+  if (!request.may_reach(*machine_, n)) return false;
+  if ((mask & kFeatureOverflow) != 0)
+    return mask != ~std::uint64_t{0} && request.features_on(machine_->nodes()[n]);
   return (features_[n] & mask) == mask;
 }
 

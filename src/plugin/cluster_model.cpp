@@ -30,22 +30,12 @@ void add_gres(Resources& r, const Machine& machine, const std::string& kind, std
 void spread_per_job(JobRequest& r, const Machine& machine, const GresCount& g) {
   const int kind = machine.find_resource(g.kind);
   std::int64_t largest = 0;
-  const auto may_use = [&](std::size_t index, const Node& n) {
-    if (!r.excluded.empty() && r.excluded.contains(static_cast<NodeIndex>(index))) return false;
-    if (!r.partitions.empty() &&
-        std::none_of(r.partitions.begin(), r.partitions.end(), [&](std::size_t p) {
-          return p < machine.partitions().size() &&
-                 machine.partitions()[p].nodes.contains(static_cast<NodeIndex>(index));
-        }))
-      return false;
-    return std::all_of(r.features.begin(), r.features.end(), [&](const std::string& f) {
-      return std::find(n.features.begin(), n.features.end(), f) != n.features.end();
-    });
-  };
   if (kind >= 0)
-    for (std::size_t i = 0; i < machine.nodes().size(); ++i)
-      if (may_use(i, machine.nodes()[i]))
-        largest = std::max(largest, machine.nodes()[i].capacity[static_cast<std::size_t>(kind)]);
+    for (std::size_t i = 0; i < machine.nodes().size(); ++i) {
+      const Node& n = machine.nodes()[i];
+      if (r.may_reach(machine, static_cast<NodeIndex>(i)) && r.features_on(n))
+        largest = std::max(largest, n.capacity[static_cast<std::size_t>(kind)]);
+    }
   int nodes = r.min_nodes;
   if (largest > 0) {
     const std::int64_t fewest = (g.count + largest - 1) / largest;
