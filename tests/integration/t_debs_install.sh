@@ -1,4 +1,5 @@
 #!/bin/bash
+# live-serial: builds the Debian packages (both cores for minutes) and installs them system-wide
 # The Debian packages, installed as an admin would (apt-get install ./*.deb), give a working
 # sched/easypp: the testbed loads the INSTALLED plugin (PluginDir = Slurm's own, no build
 # tree on any path), which alone starts jobs (Slurm's main scheduler off); the tools and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# live-serial: compares drain times of two schedulers, which other tests running beside it would skew
 # A 1,000-task array drains about as fast under sched/easypp as under stock sched/backfill
 # (issue 14, must-show 4 and 9). 16 nodes x 8 CPUs (128 tasks at a time), one array of
 # 1,000 one-CPU tasks (sleep 1, 1-min limit); measured: seconds from sbatch until no task is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# live-serial: measures the scheduling pass time, which other tests running beside it would inflate
 # Live scheduling-pass cost, sched/easypp vs stock sched/backfill, on the same load: 4
 # nodes x 16 CPUs, 120 queued jobs (EASYPP_CYCLE_JOBS) of 1-32 CPUs and 5-30 min limits
 # (they never finish during the test). Prints sdiag's "Backfilling stats" of both and keeps
