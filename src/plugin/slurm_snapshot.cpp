@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <unordered_set>
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_handles.h"
@@ -62,14 +63,27 @@ bool runnable_now(job_record_t* job, std::uint32_t qos_id,
   return it->second;
 }
 
-// `resv` if it is still in resv_list (a pointer read before a yield may have been freed).
-const slurmctld_resv_t* live_reservation(const slurmctld_resv_t* resv) {
-  if (!resv_list) return nullptr;
-  OwnedIterator it(resv_list);
-  while (const slurmctld_resv_t* r = it.next<slurmctld_resv_t>())
-    if (r == resv) return r;
-  return nullptr;
-}
+// The reservations in resv_list, to tell whether a pointer read before a yield is still
+// one (the reservation may have been deleted and freed meanwhile). Read once per yield.
+class LiveReservations {
+ public:
+  void forget() { read_ = false; }
+  const slurmctld_resv_t* find(const slurmctld_resv_t* resv) {
+    if (!read_) {
+      live_.clear();
+      if (resv_list) {
+        OwnedIterator it(resv_list);
+        while (const slurmctld_resv_t* r = it.next<slurmctld_resv_t>()) live_.insert(r);
+      }
+      read_ = true;
+    }
+    return live_.count(resv) != 0 ? resv : nullptr;
+  }
+
+ private:
+  std::unordered_set<const slurmctld_resv_t*> live_;
+  bool read_ = false;
+};
 
 std::vector<std::string> split_list(const char* text) {
   std::vector<std::string> out;
@@ -263,6 +277,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
   std::vector<std::vector<std::uint32_t>> part_ids;
   // Records made before a yield of the build point at jobs found again by id below.
   bool yielded = built.yielded;
+  LiveReservations live_reservations;
   for (job_queue_rec_t& record : built.records) {
     job_queue_rec_t* rec = &record;
     if (yield) {
@@ -271,7 +286,10 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
         out.abandoned = true;
         return out;
       }
-      yielded = yielded || y == Yield::yielded;
+      if (y == Yield::yielded) {
+        yielded = true;
+        live_reservations.forget();
+      }
     }
     ++out.length;
     // The queue's partitions are still valid (a yield abandons when partitions changed);
@@ -298,7 +316,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
       QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
       if (rec->resv_ptr) {
         // A reservation deleted during a yield: its records are gone with it.
-        const slurmctld_resv_t* resv = yielded ? live_reservation(rec->resv_ptr) : rec->resv_ptr;
+        const slurmctld_resv_t* resv = yielded ? live_reservations.find(rec->resv_ptr) : rec->resv_ptr;
         if (!resv) continue;
         if (resv->name) {
           q.reservation = resv->name;
