@@ -95,13 +95,23 @@ tb_set_params() {   # VALUE ('' removes the line)
   note "SchedulerParameters=$1 (reconfigured)"
 }
 
+# contrib/testbed starts every daemon with this in its environment, =DIR of its testbed.
+TB_MARKER=EASYPP_TESTBED_DAEMON_OF
+
+# Whether PID is still a live (not zombie) daemon of the testbed in DIR. A pid alone is not
+# enough: pid_max is 32768 here, and with tests side by side a pid is soon another process's.
+tb_daemon_alive() {   # DIR PID
+  kill -0 "$2" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$2/status" 2>/dev/null \
+    && grep -qxzF "$TB_MARKER=$1" "/proc/$2/environ" 2>/dev/null
+}
+
 # Processes of the testbed in DIR still alive: our daemons carry EASYPP_TESTBED_DAEMON_OF=DIR,
 # slurmstepd and batch scripts hold files open in DIR/log or DIR/spool, job payloads have
 # SLURM_JOB_ID and SLURM_CONF=DIR/slurm.conf in their environment.
 tb_leftovers() {   # DIR
   local dir=$1 p st f
   {
-    grep -lxzF "EASYPP_TESTBED_DAEMON_OF=$dir" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
+    grep -lxzF "$TB_MARKER=$dir" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
     grep -lxzF "SLURM_CONF=$dir/slurm.conf" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
       if grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null; then echo "$f" | cut -d/ -f3; fi
     done

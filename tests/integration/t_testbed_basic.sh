@@ -6,19 +6,12 @@
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# A pid of this testbed's still alive: not a zombie, and carrying the testbed's marker
-# (pid_max is 32768 here: with tests running side by side a pid is soon another process's).
-ours_alive() {   # PID
-  kill -0 "$1" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null \
-    && grep -qxzF "EASYPP_TESTBED_DAEMON_OF=$TB_DIR" "/proc/$1/environ" 2>/dev/null
-}
-
 tb_up --scheduler sched/backfill --nodes 3 --cpus 4
 old=$(sort -un "$TB_DIR"/run/*.pid | tr '\n' ' ')
 # up again on a running testbed: a fresh cluster replaces it (here with 4 nodes).
 "$TESTBED" up --dir "$TB_DIR" --build "$BUILD" --scheduler sched/backfill --nodes 4 --cpus 4 >/dev/null
 for pid in $old; do
-  if ours_alive "$pid"; then
+  if tb_daemon_alive "$TB_DIR" "$pid"; then
     fail "pid $pid of the first up still runs after the second up"
   fi
 done
@@ -50,7 +43,7 @@ wait_state "$long" RUNNING 20
 daemons=$(sort -un "$TB_DIR"/run/*.pid | tr '\n' ' ')
 tb_down
 for pid in $daemons; do
-  if ours_alive "$pid"; then
+  if tb_daemon_alive "$TB_DIR" "$pid"; then
     fail "daemon pid $pid still running after down: $(tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline")"
   fi
 done
