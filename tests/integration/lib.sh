@@ -208,16 +208,6 @@ wait_state() {   # JOB STATE TIMEOUT
   done
 }
 
-# Lets the scheduler pass that started jobs end before the next submissions. Stock
-# backfill runs a pass only if a job, node, partition or reservation changed at or after
-# the second the last pass ended (backfill.c, _more_work); a pass running longer than
-# bf_yield_interval (2 s, a loaded machine) yields its locks, jobs submitted during that
-# yield are not in it, and if it ends a second later they wait for some other change (with
-# sched_interval=-1 or a blocked partition nothing else starts them). CI saw K of
-# t_live_depth_two wait 20 s that way. Used wherever a job submitted right after others
-# started must then start itself.
-settle_starts() { sleep 2; }
-
 # Backfill scheduler cycles run so far (sdiag "Backfilling stats: Total cycles").
 bf_cycles() {
   sdiag 2>/dev/null | awk '/^Backfilling stats/ {b=1} b && /Total cycles:/ {print $3; exit}'

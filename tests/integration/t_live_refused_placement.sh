@@ -30,7 +30,6 @@ case_tasks_per_node() {
   y=$(tb_submit 3 10 Y 'sleep 120' -w n2)
   wait_state "$x" RUNNING 20
   wait_state "$y" RUNNING 20
-  settle_starts
   j=$(tb_submit 4 10 J 'sleep 30' -N2 --ntasks-per-node=2)
   wait_state "$j" RUNNING 20
   assert_eq "n[1,3]" "$(job_field "$j" NodeList)" "J's nodes (2 tasks each, n2 has 1 CPU left)"

@@ -23,11 +23,9 @@ case_reservation_choices() {
   local x m p w
   x=$(tb_submit 4 5 X 'sleep 300' -N 1 --reservation=R1)
   wait_state "$x" RUNNING 15
-  settle_starts
   m=$(tb_submit 4 5 M 'sleep 300' -N 1 --reservation=R1,R2)
   wait_state "$m" RUNNING 15
   assert_eq "n2" "$(job_field "$m" NodeList)" "nodes of M (--reservation=R1,R2, R1 full)"
-  settle_starts
   p=$(tb_submit 4 5 P 'sleep 300' -N 1)
   wait_state "$p" RUNNING 15
   case "$(job_field "$p" NodeList)" in

@@ -40,7 +40,6 @@ case_two_qos() {
   local a b c
   a=$(tb_submit_as nobody 2 10 A 'sleep 300' -q hi)
   wait_state "$a" RUNNING 20
-  settle_starts
   b=$(tb_submit_as nobody 2 10 B 'sleep 300' --qos=hi,lo)
   wait_state "$b" RUNNING 20
   assert_eq lo "$(qos_of "$b")" "B's QOS in squeue (hi is at MaxJobsPerUser=1)"

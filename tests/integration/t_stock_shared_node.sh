@@ -11,7 +11,6 @@ tb_up --scheduler sched/backfill --nodes 1 --cpus 64 --params bf_interval=1
 
 a=$(tb_submit 48 5 A 'sleep 300')
 wait_state "$a" RUNNING 20
-settle_starts
 b=$(tb_submit 56 5 B 'sleep 300')
 c=$(tb_submit 8 10 C 'sleep 300')
 d=$(tb_submit 8 1 D 'sleep 300')
