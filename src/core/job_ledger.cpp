@@ -111,9 +111,11 @@ JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state
 
 Time JobLedger::repredict(Job& job, Time actual_runtime) {
   predictions_.predict(job, actual_runtime);
+  // Remembered only under the limit the ledger saw; a job it never admitted is predicted
+  // when it is (a remembered limit of 0 would have it predicted twice).
   if (remembers_) {
-    Memory& mem = memory_[job.id];
-    mem = Memory{job.prediction, 0, job.user, false, mem.limit};
+    if (auto mem = memory_.find(job.id); mem != memory_.end())
+      mem->second = Memory{job.prediction, 0, job.user, false, mem->second.limit};
   }
   return job.prediction;
 }

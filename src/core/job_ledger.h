@@ -89,7 +89,8 @@ class JobLedger {
   // the user's own limit, and the ledger forgets the job. With propagation, the user's
   // waiting jobs are predicted again the next time they are admitted or re-predicted.
   Ended ended(const JobFacts& facts, Time end, int end_state);
-  // Predicts a waiting job again (propagation), returning its new prediction.
+  // Predicts a waiting job again (propagation), returning its new prediction; remembered
+  // only for a job the ledger has admitted.
   Time repredict(Job& job, Time actual_runtime = -1);
 
   // --- the snapshot form ---------------------------------------------------------------

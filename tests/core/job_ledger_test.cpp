@@ -51,6 +51,27 @@ TEST(JobLedger, PredictsOnceWhenFirstSeen) {
   EXPECT_EQ(ledger.admit(facts(5, 7, 5000)).prediction, 1550) << "(3000 + 100) / 2";
 }
 
+// Propagation's re-prediction in the snapshot form: a waiting job the ledger admitted
+// keeps the new prediction (history 1000, 3000 gives 2000; after a 100-s run ending last,
+// 1550) under its own limit, so the next admit keeps it; a job it never admitted leaves no
+// memory (before, it was remembered under a limit of 0 and predicted again when admitted).
+TEST(JobLedger, RepredictRemembersOnlyAdmittedJobs) {
+  JobLedger ledger(make_policy("easy++")->traits());
+  ledger.ended(facts(1, 7, 5000, 0), 1000, 0);
+  ledger.ended(facts(2, 7, 5000, 0), 3000, 0);
+  Job waiting = ledger.admit(facts(3, 7, 5000));
+  EXPECT_EQ(waiting.prediction, 2000);
+  ledger.ended(facts(4, 7, 5000, 3000), 3100, 0);
+  EXPECT_EQ(ledger.repredict(waiting), 1550);
+  EXPECT_EQ(ledger.admit(facts(3, 7, 5000)).prediction, 1550);
+  EXPECT_EQ(ledger.remembered(), 1u);
+  Job unseen = ledger.admit(facts(9, 7, 5000));
+  ledger.retain({3});
+  ASSERT_EQ(ledger.remembered(), 1u);
+  EXPECT_EQ(ledger.repredict(unseen), 1550);
+  EXPECT_EQ(ledger.remembered(), 1u) << "job 9 was forgotten: re-predicting it adds no memory";
+}
+
 // A waiting job whose time limit is changed (scontrol update) is predicted again under the
 // new limit: under easy the prediction is the limit (60 -> 3600, then 120), under easy++
 // the user's history (2000) capped by the limit (60, then 2000). Kept stale, a job raised
