@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <unordered_set>
+#include <vector>
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_handles.h"
@@ -43,8 +44,20 @@ bool holds_resources(const job_record_t* job) {
   return IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job);
 }
 
+// Limits Slurm checks only once nodes are chosen (acct_policy_job_runnable_post_select:
+// GrpTRES, MaxTRESPerUser, ... across every job of the QOS or association). Stock backfill
+// asks before reserving a job that cannot start now and reserves nothing for one over such
+// a limit, its reason the limit's. Asked here with the job's own request (its fewest CPUs,
+// nodes and memory): a job over a limit even so is not planned; one over it only on the
+// nodes the plan gives it is refused by select_nodes and planned again without.
+bool within_post_select_limits(job_record_t* job) {
+  if (!job->tres_req_cnt || !job->part_ptr) return true;
+  std::vector<std::uint64_t> request(job->tres_req_cnt, job->tres_req_cnt + slurmctld_tres_cnt);
+  return acct_policy_job_runnable_post_select(job, request.data(), false);
+}
+
 // What stock backfill checks before planning a job, beyond build_job_queue: QOS and
-// association limits (the check sets the job's reason) and licences available now. A job
+// association limits (the checks set the job's reason) and licences available now. A job
 // failing them is not planned at all, so it neither starts nor idles resources.
 // Asked once per job and QOS (the job carries the record's QOS: compat::use_record_qos).
 // Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
@@ -52,7 +65,7 @@ bool runnable_now(job_record_t* job, std::uint32_t qos_id,
                   std::map<std::pair<std::uint32_t, std::uint32_t>, bool>& verdicts) {
   auto [it, added] = verdicts.emplace(std::make_pair(job->job_id, qos_id), true);
   if (!added) return it->second;
-  if (!acct_policy_job_runnable_pre_select(job, false)) {
+  if (!acct_policy_job_runnable_pre_select(job, false) || !within_post_select_limits(job)) {
     it->second = false;
   } else if (job->license_list && license_job_test(job, time(nullptr), true) != SLURM_SUCCESS) {
     if (job->state_reason == WAIT_NO_REASON || job->state_reason == WAIT_RESOURCES ||
