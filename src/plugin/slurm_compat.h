@@ -161,7 +161,7 @@ inline bool partition_reason_may_clear(job_record_t* job) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
   return job_state_reason_check(static_cast<enum job_state_reason>(job->state_reason), JSR_PART);
 #else
-  return part_policy_job_runnable_state(job);
+  return !part_policy_job_runnable_state(job);  // false for the partition reasons
 #endif
 }
 
