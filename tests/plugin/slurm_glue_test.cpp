@@ -27,6 +27,7 @@ List job_list = nullptr;
 List part_list = nullptr;
 List resv_list = nullptr;
 bitstr_t* avail_node_bitmap = nullptr;
+int slurmctld_tres_cnt = 0;
 }
 
 namespace {
@@ -34,6 +35,8 @@ std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
 std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_select refuses
 std::vector<uint32_t> g_qos_over_limits;  // ... and QOS ids it refuses (the job's qos_ptr)
 std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
+std::vector<uint32_t> g_post_select_over;  // jobs acct_policy_job_runnable_post_select refuses
+std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it was asked
 }
 
 extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
@@ -43,6 +46,16 @@ extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
       std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
     return true;
   job->state_reason = WAIT_QOS_MAX_JOB_PER_USER;
+  return false;
+}
+
+extern "C" bool acct_policy_job_runnable_post_select(job_record_t* job, uint64_t* tres_req_cnt,
+                                                     bool) {
+  g_post_select_cpus.push_back(tres_req_cnt[TRES_ARRAY_CPU]);
+  if (std::find(g_post_select_over.begin(), g_post_select_over.end(), job->job_id) ==
+      g_post_select_over.end())
+    return true;
+  job->state_reason = WAIT_QOS_GRP_CPU;
   return false;
 }
 
@@ -90,7 +103,19 @@ int job_limits_check(job_record_t** job, bool) {
 }
 
 #if !EASYPP_SLURM_AT_LEAST(24, 11, 0)
-bool part_policy_job_runnable_state(job_record_t*) { return true; }
+// As partition_mgr.c's: false for the partition reasons (which a queue build may clear).
+bool part_policy_job_runnable_state(job_record_t* job) {
+  switch (job->state_reason) {
+    case WAIT_PART_DOWN:
+    case WAIT_PART_INACTIVE:
+    case WAIT_PART_NODE_LIMIT:
+    case WAIT_PART_TIME_LIMIT:
+    case WAIT_QOS_THRES:
+      return false;
+    default:
+      return true;
+  }
+}
 int select_g_select_jobinfo_get(dynamic_plugin_data_t*, enum select_jobdata_type, void* data) {
   *static_cast<uint16_t*>(data) = 0;  // never cleaning (no select plugin loaded here)
   return SLURM_SUCCESS;
@@ -175,6 +200,9 @@ class FakeSlurm : public ::testing::Test {
     g_over_limits.clear();
     g_qos_over_limits.clear();
     g_no_licences.clear();
+    g_post_select_over.clear();
+    g_post_select_cpus.clear();
+    slurmctld_tres_cnt = 0;
     g_dependent.clear();
     g_limit_reasons.clear();
     g_preemption = false;
@@ -696,6 +724,36 @@ TEST_F(FakeSlurm, JobsOverLimitsOrWithoutLicencesAreNotQueued) {
   EXPECT_EQ(q.all[0].job, ok);
   EXPECT_EQ(over->state_reason, WAIT_QOS_MAX_JOB_PER_USER) << "Slurm's check sets the reason";
   EXPECT_EQ(no_lic->state_reason, WAIT_LICENSES);
+}
+
+// Limits Slurm checks once nodes are chosen (a QOS's GrpTRES): asked with the job's own
+// request; a job over one is not planned and keeps the limit's reason. A job without a
+// TRES request (none recorded) is not asked.
+TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* ok = pending(1, 2, 10);
+  job_record_t* over = pending(2, 6, 10);
+  job_record_t* unrecorded = pending(3, 1, 10);
+  slurmctld_tres_cnt = TRES_ARRAY_TOTAL_CNT;
+  std::vector<uint64_t> ok_request(TRES_ARRAY_TOTAL_CNT, 0), over_request(TRES_ARRAY_TOTAL_CNT, 0);
+  ok_request[TRES_ARRAY_CPU] = 2;
+  over_request[TRES_ARRAY_CPU] = 6;
+  ok->tres_req_cnt = ok_request.data();
+  over->tres_req_cnt = over_request.data();
+  queue(ok, p, 3);
+  queue(over, p, 2);
+  queue(unrecorded, p, 1);
+  g_post_select_over = {2};
+  const JobQueue q = read_job_queue(10);
+  ok->tres_req_cnt = nullptr;
+  over->tres_req_cnt = nullptr;
+  EXPECT_EQ(q.not_runnable, 1);
+  ASSERT_EQ(q.all.size(), 2u);
+  EXPECT_EQ(q.all[0].job, ok);
+  EXPECT_EQ(q.all[1].job, unrecorded);
+  EXPECT_EQ(over->state_reason, WAIT_QOS_GRP_CPU) << "Slurm's check sets the reason";
+  EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{2, 6})) << "each asked with its own request";
 }
 
 // The whole cluster as the plan sees it (CR_CPU_Memory): node memory less MemSpecLimit,
