@@ -50,10 +50,38 @@ bool holds_resources(const job_record_t* job) {
 // a limit, its reason the limit's. Asked here with the job's own request (its fewest CPUs,
 // nodes and memory): a job over a limit even so is not planned; one over it only on the
 // nodes the plan gives it is refused by select_nodes and planned again without.
+// MaxTRESPerNode divides the request by its node count, the job's fewest nodes: spread
+// over the nodes it gets it may be within the limit, so that one is left to select_nodes.
+bool per_node_reason(std::uint32_t reason) {
+  switch (reason) {
+    case WAIT_ASSOC_MAX_UNK_PER_NODE:
+    case WAIT_ASSOC_MAX_CPU_PER_NODE:
+    case WAIT_ASSOC_MAX_MEM_PER_NODE:
+    case WAIT_ASSOC_MAX_ENERGY_PER_NODE:
+    case WAIT_ASSOC_MAX_GRES_PER_NODE:
+    case WAIT_ASSOC_MAX_BB_PER_NODE:
+    case WAIT_ASSOC_MAX_BILLING_PER_NODE:
+    case WAIT_QOS_MAX_UNK_PER_NODE:
+    case WAIT_QOS_MAX_CPU_PER_NODE:
+    case WAIT_QOS_MAX_MEM_PER_NODE:
+    case WAIT_QOS_MAX_ENERGY_PER_NODE:
+    case WAIT_QOS_MAX_GRES_PER_NODE:
+    case WAIT_QOS_MAX_BB_PER_NODE:
+    case WAIT_QOS_MAX_BILLING_PER_NODE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool within_post_select_limits(job_record_t* job) {
   if (!job->tres_req_cnt || !job->part_ptr) return true;
   std::vector<std::uint64_t> request(job->tres_req_cnt, job->tres_req_cnt + slurmctld_tres_cnt);
-  return acct_policy_job_runnable_post_select(job, request.data(), false);
+  if (acct_policy_job_runnable_post_select(job, request.data(), false)) return true;
+  if (!per_node_reason(job->state_reason)) return false;
+  job->state_reason = WAIT_NO_REASON;
+  xfree(job->state_desc);
+  return true;
 }
 
 // What stock backfill checks before planning a job, beyond build_job_queue: QOS and

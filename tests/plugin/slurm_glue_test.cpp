@@ -36,6 +36,7 @@ std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_sele
 std::vector<uint32_t> g_qos_over_limits;  // ... and QOS ids it refuses (the job's qos_ptr)
 std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
 std::vector<uint32_t> g_post_select_over;  // jobs acct_policy_job_runnable_post_select refuses
+std::vector<uint32_t> g_post_select_per_node;  // ... for a per-node limit (MaxTRESPerNode)
 std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it was asked
 }
 
@@ -52,6 +53,11 @@ extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
 extern "C" bool acct_policy_job_runnable_post_select(job_record_t* job, uint64_t* tres_req_cnt,
                                                      bool) {
   g_post_select_cpus.push_back(tres_req_cnt[TRES_ARRAY_CPU]);
+  if (std::find(g_post_select_per_node.begin(), g_post_select_per_node.end(), job->job_id) !=
+      g_post_select_per_node.end()) {
+    job->state_reason = WAIT_QOS_MAX_CPU_PER_NODE;
+    return false;
+  }
   if (std::find(g_post_select_over.begin(), g_post_select_over.end(), job->job_id) ==
       g_post_select_over.end())
     return true;
@@ -202,6 +208,7 @@ class FakeSlurm : public ::testing::Test {
     g_no_licences.clear();
     g_post_select_over.clear();
     g_post_select_cpus.clear();
+    g_post_select_per_node.clear();
     slurmctld_tres_cnt = 0;
     g_dependent.clear();
     g_limit_reasons.clear();
@@ -727,33 +734,43 @@ TEST_F(FakeSlurm, JobsOverLimitsOrWithoutLicencesAreNotQueued) {
 }
 
 // Limits Slurm checks once nodes are chosen (a QOS's GrpTRES): asked with the job's own
-// request; a job over one is not planned and keeps the limit's reason. A job without a
-// TRES request (none recorded) is not asked.
+// request; a job over one is not planned and keeps the limit's reason. A per-node limit
+// (MaxTRESPerNode, on the job's fewest nodes) is left to select_nodes: that job is queued,
+// its reason cleared. A job without a TRES request (none recorded) is not asked.
 TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
   nodes({8}, {true});
   part_record_t* p = partition("p", {0});
   job_record_t* ok = pending(1, 2, 10);
   job_record_t* over = pending(2, 6, 10);
+  job_record_t* per_node = pending(4, 4, 10);
   job_record_t* unrecorded = pending(3, 1, 10);
   slurmctld_tres_cnt = TRES_ARRAY_TOTAL_CNT;
-  std::vector<uint64_t> ok_request(TRES_ARRAY_TOTAL_CNT, 0), over_request(TRES_ARRAY_TOTAL_CNT, 0);
+  std::vector<uint64_t> ok_request(TRES_ARRAY_TOTAL_CNT, 0), over_request(TRES_ARRAY_TOTAL_CNT, 0),
+      per_node_request(TRES_ARRAY_TOTAL_CNT, 0);
   ok_request[TRES_ARRAY_CPU] = 2;
   over_request[TRES_ARRAY_CPU] = 6;
+  per_node_request[TRES_ARRAY_CPU] = 4;
   ok->tres_req_cnt = ok_request.data();
   over->tres_req_cnt = over_request.data();
-  queue(ok, p, 3);
-  queue(over, p, 2);
+  per_node->tres_req_cnt = per_node_request.data();
+  queue(ok, p, 4);
+  queue(over, p, 3);
+  queue(per_node, p, 2);
   queue(unrecorded, p, 1);
   g_post_select_over = {2};
+  g_post_select_per_node = {4};
   const JobQueue q = read_job_queue(10);
   ok->tres_req_cnt = nullptr;
   over->tres_req_cnt = nullptr;
+  per_node->tres_req_cnt = nullptr;
   EXPECT_EQ(q.not_runnable, 1);
-  ASSERT_EQ(q.all.size(), 2u);
+  ASSERT_EQ(q.all.size(), 3u);
   EXPECT_EQ(q.all[0].job, ok);
-  EXPECT_EQ(q.all[1].job, unrecorded);
+  EXPECT_EQ(q.all[1].job, per_node);
+  EXPECT_EQ(q.all[2].job, unrecorded);
   EXPECT_EQ(over->state_reason, WAIT_QOS_GRP_CPU) << "Slurm's check sets the reason";
-  EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{2, 6})) << "each asked with its own request";
+  EXPECT_EQ(per_node->state_reason, WAIT_NO_REASON) << "a per-node limit is select_nodes'";
+  EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{2, 6, 4})) << "each asked with its own request";
 }
 
 // The whole cluster as the plan sees it (CR_CPU_Memory): node memory less MemSpecLimit,
