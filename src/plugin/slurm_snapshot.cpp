@@ -74,9 +74,12 @@ bool per_node_reason(std::uint32_t reason) {
   }
 }
 
-bool within_post_select_limits(job_record_t* job) {
+// `request`: a buffer for the copy Slurm's check may change, reused across jobs.
+bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& request) {
+  // Slurm's check answers at once then; asked only when it may refuse.
+  if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS)) return true;
   if (!job->tres_req_cnt || !job->part_ptr) return true;
-  std::vector<std::uint64_t> request(job->tres_req_cnt, job->tres_req_cnt + slurmctld_tres_cnt);
+  request.assign(job->tres_req_cnt, job->tres_req_cnt + slurmctld_tres_cnt);
   if (acct_policy_job_runnable_post_select(job, request.data(), false)) return true;
   if (!per_node_reason(job->state_reason)) return false;
   job->state_reason = WAIT_NO_REASON;
@@ -85,15 +88,27 @@ bool within_post_select_limits(job_record_t* job) {
 }
 
 // What stock backfill checks before planning a job, beyond build_job_queue: QOS and
-// association limits (the checks set the job's reason) and licences available now. A job
-// failing them is not planned at all, so it neither starts nor idles resources.
+// association limits (the checks set the job's reason; not asked under assoc_limit_stop,
+// where stock reserves for such a job) and licences available now. A job failing them is
+// not planned at all, so it neither starts nor idles resources.
 // Asked once per job and QOS (the job carries the record's QOS: compat::use_record_qos).
 // Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
-bool runnable_now(job_record_t* job, std::uint32_t qos_id,
-                  std::map<std::pair<std::uint32_t, std::uint32_t>, bool>& verdicts) {
-  auto [it, added] = verdicts.emplace(std::make_pair(job->job_id, qos_id), true);
+class RunnableNow {
+ public:
+  explicit RunnableNow(LimitBlocked limit_blocked) : check_limits_(limit_blocked == LimitBlocked::left_out) {}
+  bool operator()(job_record_t* job, std::uint32_t qos_id);
+
+ private:
+  const bool check_limits_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts_;
+  std::vector<std::uint64_t> request_;
+};
+
+bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
+  auto [it, added] = verdicts_.emplace(std::make_pair(job->job_id, qos_id), true);
   if (!added) return it->second;
-  if (!acct_policy_job_runnable_pre_select(job, false) || !within_post_select_limits(job)) {
+  if (check_limits_ && (!acct_policy_job_runnable_pre_select(job, false) ||
+                        !within_post_select_limits(job, request_))) {
     it->second = false;
   } else if (job->license_list && license_job_test(job, time(nullptr), true) != SLURM_SUCCESS) {
     if (job->state_reason == WAIT_NO_REASON || job->state_reason == WAIT_RESOURCES ||
@@ -299,7 +314,7 @@ int end_state_of(std::uint32_t job_state) {
 }
 
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
-                        const YieldPoint& before_sort) {
+                        const YieldPoint& before_sort, LimitBlocked limit_blocked) {
   JobQueue out;
   const auto t0 = std::chrono::steady_clock::now();
   QueueBuild built = build_queue_in_slices(yield, before_sort);
@@ -311,8 +326,9 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
   }
   out.sort_usec = built.sort_usec;
   std::map<part_record_t*, std::size_t> index;
-  // A job queued in several partitions (or under several QOS, or reservations).
-  std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts;
+  // A job queued in several partitions (or under several QOS, or reservations) is
+  // checked once per QOS.
+  RunnableNow runnable_now(limit_blocked);
   // The ids of out.all's and each partition's records, to find them again after a yield.
   std::vector<std::uint32_t> all_ids;
   std::vector<std::vector<std::uint32_t>> part_ids;
@@ -341,9 +357,15 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
     }
     // --prefer records are a second try of a queued job: not planned here.
     if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
+      // A partition's records past the cap are neither planned nor checked (stock
+      // backfill tests no more: bf_max_job_part).
+      if (auto full = index.find(rec->part_ptr);
+          full != index.end() &&
+          static_cast<int>(out.partitions[full->second].jobs.size()) >= max_per_partition)
+        continue;
       compat::use_record_qos(rec);
       const std::uint32_t qos_id = compat::record_qos_id(rec);
-      if (!runnable_now(rec->job_ptr, qos_id, verdicts)) {
+      if (!runnable_now(rec->job_ptr, qos_id)) {
         ++out.not_runnable;
         continue;
       }
@@ -353,7 +375,6 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
         part_ids.emplace_back();
       }
       auto& jobs = out.partitions[it->second].jobs;
-      if (static_cast<int>(jobs.size()) >= max_per_partition) continue;
       QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
       if (rec->resv_ptr) {
         // A reservation deleted during a yield: its records are gone with it.

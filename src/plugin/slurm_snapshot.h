@@ -56,16 +56,20 @@ struct JobQueue {
 // build_job_queue + sort_job_queue (as slurm_job_queue.h builds them, in slices): the
 // jobs Slurm's own schedulers would consider (holds, dependencies, begin times and
 // partition limits already filtered), less those not runnable now for QOS/association
-// limits (acct_policy_job_runnable_pre_select, which sets their reason) or licences, at
-// most `max_per_partition` per partition. Limits are checked with each record's QOS
+// limits (acct_policy_job_runnable_pre_select and _post_select, which set their reason)
+// or licences, at most `max_per_partition` per partition (records past it unchecked). Limits are checked with each record's QOS
 // (24.11): a job whose first QOS is at a limit stays queued under its others. Building
 // the queue and the limit checks that follow call `yield` between jobs and records;
 // after a yield every job is found again by id, and one no longer pending (it started or
 // ended meanwhile) is dropped.
 // `before_sort` is asked once before the sort (a yield on a young hold: the sort cannot
 // yield inside).
+// `limit_blocked`: whether a job a QOS or association limit holds back now is left out
+// (stock backfill's default) or planned (SchedulerParameters=assoc_limit_stop).
+enum class LimitBlocked { left_out, planned };
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {},
-                        const YieldPoint& before_sort = {});
+                        const YieldPoint& before_sort = {},
+                        LimitBlocked limit_blocked = LimitBlocked::left_out);
 
 // A queued job once, with every partition it is queued in (highest priority first).
 // `job` may go stale when an array task starts (the meta record is split, keeping `id`):

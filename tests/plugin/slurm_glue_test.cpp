@@ -28,6 +28,7 @@ List part_list = nullptr;
 List resv_list = nullptr;
 bitstr_t* avail_node_bitmap = nullptr;
 int slurmctld_tres_cnt = 0;
+uint16_t accounting_enforce = 0;
 }
 
 namespace {
@@ -210,6 +211,7 @@ class FakeSlurm : public ::testing::Test {
     g_post_select_cpus.clear();
     g_post_select_per_node.clear();
     slurmctld_tres_cnt = 0;
+    accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
     g_limit_reasons.clear();
     g_preemption = false;
@@ -300,6 +302,15 @@ class FakeSlurm : public ::testing::Test {
     return j;
   }
 
+  // Gives `job` a TRES request (what slurmctld records at submission) of `cpus` CPUs.
+  void tres_request(job_record_t* job, uint64_t cpus) {
+    slurmctld_tres_cnt = TRES_ARRAY_TOTAL_CNT;
+    auto& request = tres_requests_.emplace_back(
+        std::make_unique<std::vector<uint64_t>>(TRES_ARRAY_TOTAL_CNT, 0));
+    (*request)[TRES_ARRAY_CPU] = cpus;
+    job->tres_req_cnt = request->data();
+  }
+
   job_record_t* new_job(uint32_t id, uint32_t state) {
     auto j = std::make_unique<job_record_t>();
     *j = job_record_t{};
@@ -364,6 +375,7 @@ class FakeSlurm : public ::testing::Test {
   std::vector<node_record_t*> node_ptrs_;
   std::vector<std::unique_ptr<part_record_t>> parts_;
   std::vector<std::unique_ptr<job_record_t>> jobs_;
+  std::vector<std::unique_ptr<std::vector<uint64_t>>> tres_requests_;
   std::vector<std::unique_ptr<job_details_t>> details_;
   std::vector<std::unique_ptr<job_resources_t>> resources_;
   std::vector<std::vector<uint16_t>> cpu_arrays_;
@@ -744,15 +756,9 @@ TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
   job_record_t* over = pending(2, 6, 10);
   job_record_t* per_node = pending(4, 4, 10);
   job_record_t* unrecorded = pending(3, 1, 10);
-  slurmctld_tres_cnt = TRES_ARRAY_TOTAL_CNT;
-  std::vector<uint64_t> ok_request(TRES_ARRAY_TOTAL_CNT, 0), over_request(TRES_ARRAY_TOTAL_CNT, 0),
-      per_node_request(TRES_ARRAY_TOTAL_CNT, 0);
-  ok_request[TRES_ARRAY_CPU] = 2;
-  over_request[TRES_ARRAY_CPU] = 6;
-  per_node_request[TRES_ARRAY_CPU] = 4;
-  ok->tres_req_cnt = ok_request.data();
-  over->tres_req_cnt = over_request.data();
-  per_node->tres_req_cnt = per_node_request.data();
+  tres_request(ok, 2);
+  tres_request(over, 6);
+  tres_request(per_node, 4);
   queue(ok, p, 4);
   queue(over, p, 3);
   queue(per_node, p, 2);
@@ -760,9 +766,6 @@ TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
   g_post_select_over = {2};
   g_post_select_per_node = {4};
   const JobQueue q = read_job_queue(10);
-  ok->tres_req_cnt = nullptr;
-  over->tres_req_cnt = nullptr;
-  per_node->tres_req_cnt = nullptr;
   EXPECT_EQ(q.not_runnable, 1);
   ASSERT_EQ(q.all.size(), 3u);
   EXPECT_EQ(q.all[0].job, ok);
@@ -771,6 +774,68 @@ TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
   EXPECT_EQ(over->state_reason, WAIT_QOS_GRP_CPU) << "Slurm's check sets the reason";
   EXPECT_EQ(per_node->state_reason, WAIT_NO_REASON) << "a per-node limit is select_nodes'";
   EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{2, 6, 4})) << "each asked with its own request";
+}
+
+// Slurm's post-select check answers true at once unless accounting enforces limits
+// (AccountingStorageEnforce without `limits`): then it is not asked at all.
+TEST_F(FakeSlurm, PostSelectLimitsAskedOnlyWhenEnforced) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* j = pending(1, 6, 10);
+  tres_request(j, 6);
+  queue(j, p, 1);
+  g_post_select_over = {1};
+  accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS;
+  const JobQueue q = read_job_queue(10);
+  EXPECT_EQ(q.not_runnable, 0);
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_TRUE(g_post_select_cpus.empty());
+}
+
+// SchedulerParameters=assoc_limit_stop: stock backfill asks neither limit check and
+// reserves for a job a limit holds back; the queue keeps such jobs (licences still count).
+TEST_F(FakeSlurm, UnderAssocLimitStopJobsHeldByLimitsAreQueued) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* pre = pending(1, 1, 10);
+  job_record_t* post = pending(2, 6, 10);
+  job_record_t* no_lic = pending(3, 1, 10);
+  no_lic->license_list = list_of({});
+  tres_request(post, 6);
+  queue(pre, p, 3);
+  queue(post, p, 2);
+  queue(no_lic, p, 1);
+  g_over_limits = {1};
+  g_post_select_over = {2};
+  g_no_licences = {3};
+  const JobQueue q = read_job_queue(10, {}, {}, LimitBlocked::planned);
+  EXPECT_EQ(q.not_runnable, 1);
+  ASSERT_EQ(q.all.size(), 2u);
+  EXPECT_EQ(q.all[0].job, pre);
+  EXPECT_EQ(q.all[1].job, post);
+  EXPECT_EQ(no_lic->state_reason, WAIT_LICENSES);
+  EXPECT_TRUE(g_post_select_cpus.empty()) << "no limit check asked";
+  EXPECT_EQ(pre->state_reason, WAIT_NO_REASON);
+}
+
+// Records past a partition's cap are not checked (stock tests no more: bf_max_job_part),
+// so the post-select check (a QOS write lock in 24.11) is asked only for those planned.
+TEST_F(FakeSlurm, RecordsPastThePartitionCapAreNotChecked) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  for (uint32_t id = 1; id <= 4; ++id) {
+    job_record_t* j = pending(id, id, 10);
+    tres_request(j, id);
+    queue(j, p, 10 - id);
+  }
+  g_post_select_over = {2};
+  const JobQueue q = read_job_queue(/*max_per_partition=*/2);
+  ASSERT_EQ(q.partitions.size(), 1u);
+  ASSERT_EQ(q.partitions[0].jobs.size(), 2u);
+  EXPECT_EQ(q.partitions[0].jobs[0].job->job_id, 1u);
+  EXPECT_EQ(q.partitions[0].jobs[1].job->job_id, 3u);
+  EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{1, 2, 3})) << "job 4 is past the cap";
+  EXPECT_EQ(q.length, 4);
 }
 
 // The whole cluster as the plan sees it (CR_CPU_Memory): node memory less MemSpecLimit,
