@@ -368,6 +368,10 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     }
     const auto eq = item.find('=');
     const std::string slurm_key = lower(trim(item.substr(0, eq)));
+    if (slurm_key == "assoc_limit_stop") {
+      out.config.assoc_limit_stop = true;
+      continue;
+    }
     // Slurm's keys, but for max_rpc_cnt, which the plugin honours as stock backfill does.
     if ((item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") &&
         slurm_key != "max_rpc_cnt" && slurm_key != "max_sched_rpc_cnt")

@@ -65,6 +65,10 @@ struct Config {
   // Slurm's own max_rpc_cnt (or max_sched_rpc_cnt), honoured as stock backfill does: with
   // that many RPCs in progress a pass is deferred, or yields at once; 0: never.
   int max_rpc_cnt = 0;  // max_rpc_cnt, 0..1000
+  // Slurm's own assoc_limit_stop, honoured as stock backfill does: a job held back by a
+  // QOS or association limit is planned and keeps what the plan gives it, so no lower job
+  // in its partition takes it; off: such a job is left out of the plan.
+  bool assoc_limit_stop = false;  // assoc_limit_stop (a flag; stock matches the word)
 
   // Log every decision at info level even without DebugFlags=Backfill.
   bool debug = false;  // easypp_debug=0|1

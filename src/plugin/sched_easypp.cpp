@@ -177,9 +177,10 @@ class Scheduler {
             "loading %s", err.c_str(), state_file_.c_str());
     if (!handed_over) loaded = planner_->load(state_file_, err);
     if (loaded == EPP_LOAD_OK || loaded == EPP_LOAD_MISSING) {
-      info("sched/easypp: policy=%s%s%s, predictor history %s (%zu records)",
+      info("sched/easypp: policy=%s%s%s%s, predictor history %s (%zu records)",
            config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
            config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
+           config_.assoc_limit_stop ? ", jobs held by limits planned (assoc_limit_stop)" : "",
            handed_over                 ? "kept in memory"
            : loaded == EPP_LOAD_OK     ? ("loaded from " + state_file_).c_str()
                                        : "starts empty",
@@ -321,7 +322,9 @@ class Scheduler {
         // Before a step that cannot yield (the queue's sort with preemption, the cluster's
         // resources): a fresh hold unless this one is young.
         const YieldPoint fresh_hold = [&] { return locks.poll(config_.yield_interval_usec / 4); };
-        const JobQueue queue = read_job_queue(config_.max_job_test, yield, fresh_hold);
+        const JobQueue queue = read_job_queue(
+            config_.max_job_test, yield, fresh_hold,
+            config_.assoc_limit_stop ? LimitBlocked::planned : LimitBlocked::left_out);
         if (queue.abandoned) return;
         counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         counts.sort_usec = std::max(counts.sort_usec, queue.sort_usec);
@@ -457,7 +460,8 @@ class Scheduler {
   // anything but resources (limits that depend on the allocation, reservations...) is not
   // runnable now: returns true so that the cluster is planned again without it (at most
   // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
-  // what the plan gave it: no later job takes it.
+  // what the plan gave it: no later job takes it; so does one a QOS or association limit
+  // holds back under assoc_limit_stop.
   // Between starts it may yield the locks (`yield`): every job and partition is found
   // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
@@ -528,15 +532,18 @@ class Scheduler {
           }
         }
         ++counts.refused;
-        const bool resources = refused_for_resources(rc) && !unmodelled.count(id);
-        if (!resources) {
+        // Under assoc_limit_stop a job a limit holds back keeps what the plan gave it, as
+        // stock backfill reserves for it and the main scheduler starts nothing after it.
+        const bool held = (refused_for_resources(rc) && !unmodelled.count(id)) ||
+                          (rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop);
+        if (!held) {
           not_runnable.insert(id);
           again = true;
         }
         if (trace)
           info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
                job->job_id, slurm_strerror(rc),
-               resources ? "kept as planned for this pass" : "not runnable now, planning again");
+               held ? "kept as planned for this pass" : "not runnable now, planning again");
       }
     }
     return again;

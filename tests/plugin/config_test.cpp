@@ -36,6 +36,7 @@ TEST(PluginConfig, EmptyGivesDocumentedDefaults) {
   EXPECT_EQ(p.config.yield_interval_usec, 30000);
   EXPECT_EQ(p.config.yield_sleep_usec, 10000);
   EXPECT_EQ(p.config.max_rpc_cnt, 0);
+  EXPECT_FALSE(p.config.assoc_limit_stop);
   EXPECT_EQ(p.config.predictor_spec(), "");
 }
 
@@ -67,6 +68,17 @@ TEST(PluginConfig, YieldKeysAndSlurmsMaxRpcCnt) {
   ASSERT_EQ(bad.errors.size(), 2u);
   EXPECT_EQ(bad.config.yield_interval_usec, 30000) << bad.errors[0];
   EXPECT_EQ(bad.config.max_rpc_cnt, 0) << bad.errors[1];
+}
+
+// Slurm's assoc_limit_stop, a flag both schedulers read (case-insensitive, as stock's
+// xstrcasestr); no error, not among the ignored keys.
+TEST(PluginConfig, SlurmsAssocLimitStop) {
+  for (const char* params : {"assoc_limit_stop", "sched_interval=-1,ASSOC_LIMIT_STOP,bf_continue"}) {
+    const ParsedConfig p = parse(params);
+    EXPECT_TRUE(p.errors.empty()) << params;
+    EXPECT_TRUE(p.config.assoc_limit_stop) << params;
+  }
+  EXPECT_FALSE(parse("sched_interval=-1,easypp_interval=3").config.assoc_limit_stop);
 }
 
 TEST(PluginConfig, AdminLimitsAndReservationDepth) {
