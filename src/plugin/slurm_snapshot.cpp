@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -91,7 +92,9 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
 // association limits (the checks set the job's reason; not asked under assoc_limit_stop,
 // where stock reserves for such a job) and licences available now. A job failing them is
 // not planned at all, so it neither starts nor idles resources.
-// Asked once per job and QOS (the job carries the record's QOS: compat::use_record_qos).
+// Asked once per job, QOS and partition: the job carries the record's QOS
+// (compat::use_record_qos) and partition, as in stock backfill, so a partition's QOS,
+// memory default and billing weights are those of the record.
 // Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
 class RunnableNow {
  public:
@@ -100,12 +103,12 @@ class RunnableNow {
 
  private:
   const bool check_limits_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, bool> verdicts_;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, const part_record_t*>, bool> verdicts_;
   std::vector<std::uint64_t> request_;
 };
 
 bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
-  auto [it, added] = verdicts_.emplace(std::make_pair(job->job_id, qos_id), true);
+  auto [it, added] = verdicts_.emplace(std::make_tuple(job->job_id, qos_id, job->part_ptr), true);
   if (!added) return it->second;
   if (check_limits_ && (!acct_policy_job_runnable_pre_select(job, false) ||
                         !within_post_select_limits(job, request_))) {
@@ -117,6 +120,16 @@ bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
     it->second = false;
   }
   return it->second;
+}
+
+// Whether `part` is still one of the job's partitions (an update during a yield may
+// have moved the job; stock backfill's _job_part_valid).
+bool in_partition(const job_record_t* job, const part_record_t* part) {
+  if (!job->part_ptr_list) return job->part_ptr == part;
+  OwnedIterator it(job->part_ptr_list);
+  while (const part_record_t* p = it.next<part_record_t>())
+    if (p == part) return true;
+  return false;
 }
 
 // The reservations in resv_list, to tell whether a pointer read before a yield is still
@@ -363,6 +376,8 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
           full != index.end() &&
           static_cast<int>(out.partitions[full->second].jobs.size()) >= max_per_partition)
         continue;
+      if (yielded && !in_partition(rec->job_ptr, rec->part_ptr)) continue;
+      rec->job_ptr->part_ptr = rec->part_ptr;
       compat::use_record_qos(rec);
       const std::uint32_t qos_id = compat::record_qos_id(rec);
       if (!runnable_now(rec->job_ptr, qos_id)) {

@@ -35,6 +35,7 @@ namespace {
 std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
 std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_select refuses
 std::vector<uint32_t> g_qos_over_limits;  // ... and QOS ids it refuses (the job's qos_ptr)
+std::vector<std::string> g_part_over_limits;  // ... and partitions it refuses (the job's part_ptr)
 std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
 std::vector<uint32_t> g_post_select_over;  // jobs acct_policy_job_runnable_post_select refuses
 std::vector<uint32_t> g_post_select_per_node;  // ... for a per-node limit (MaxTRESPerNode)
@@ -44,7 +45,10 @@ std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it w
 extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
   const bool qos_over = job->qos_ptr && std::find(g_qos_over_limits.begin(), g_qos_over_limits.end(),
                                                   job->qos_ptr->id) != g_qos_over_limits.end();
-  if (!qos_over &&
+  const bool part_over =
+      job->part_ptr && std::find(g_part_over_limits.begin(), g_part_over_limits.end(),
+                                 job->part_ptr->name) != g_part_over_limits.end();
+  if (!qos_over && !part_over &&
       std::find(g_over_limits.begin(), g_over_limits.end(), job->job_id) == g_over_limits.end())
     return true;
   job->state_reason = WAIT_QOS_MAX_JOB_PER_USER;
@@ -206,6 +210,7 @@ class FakeSlurm : public ::testing::Test {
     g_queue.clear();
     g_over_limits.clear();
     g_qos_over_limits.clear();
+    g_part_over_limits.clear();
     g_no_licences.clear();
     g_post_select_over.clear();
     g_post_select_cpus.clear();
@@ -774,6 +779,28 @@ TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
   EXPECT_EQ(over->state_reason, WAIT_QOS_GRP_CPU) << "Slurm's check sets the reason";
   EXPECT_EQ(per_node->state_reason, WAIT_NO_REASON) << "a per-node limit is select_nodes'";
   EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{2, 6, 4})) << "each asked with its own request";
+}
+
+// A job queued in two partitions is checked with each record's partition (a partition
+// QOS, its memory default), as stock backfill sets the job's part_ptr per record: over a
+// limit in one, it stays queued in the other.
+TEST_F(FakeSlurm, LimitsAreCheckedWithEachRecordsPartition) {
+  nodes({4, 4}, {true, true});
+  part_record_t* a = partition("a", {0});
+  part_record_t* b = partition("b", {1});
+  job_record_t* job = pending(1, 1, 10);
+  queue(job, a, 10);
+  queue(job, b, 8);
+  g_part_over_limits = {"b"};
+  const JobQueue q = read_job_queue(10);
+  EXPECT_EQ(q.length, 2);
+  EXPECT_EQ(q.not_runnable, 1);
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_EQ(q.all[0].partition, a);
+  g_part_over_limits = {"a"};
+  const JobQueue q2 = read_job_queue(10);
+  ASSERT_EQ(q2.all.size(), 1u);
+  EXPECT_EQ(q2.all[0].partition, b);
 }
 
 // Slurm's post-select check answers true at once unless accounting enforces limits
