@@ -29,7 +29,8 @@ struct JobRequest {
   std::int64_t memory_per_cpu = 0;
   bool exclusive = false;             // whole nodes
   bool contiguous = false;            // --contiguous: nodes of consecutive indices
-  std::vector<std::string> features;  // every one required on each node
+  std::vector<std::string> features;  // every one required on each node (or any one:)
+  bool any_feature = false;           // each node needs one of `features` (Slurm's a|b)
   NodeSet required;                   // empty: none
   NodeSet excluded;                   // empty: none
   // Partitions (Machine indices) the job may run in; empty: any node of the machine.
@@ -58,11 +59,14 @@ struct JobRequest {
       return p < machine.partitions().size() && machine.partitions()[p].nodes.contains(n);
     });
   }
-  // Whether `node` has every feature it names.
+  // Whether `node` has every feature it names (any one of them, with any_feature).
   bool features_on(const Node& node) const {
-    return std::all_of(features.begin(), features.end(), [&](const std::string& f) {
+    const auto has = [&](const std::string& f) {
       return std::find(node.features.begin(), node.features.end(), f) != node.features.end();
-    });
+    };
+    if (any_feature && !features.empty())
+      return std::any_of(features.begin(), features.end(), has);
+    return std::all_of(features.begin(), features.end(), has);
   }
   // CPUs it needs at the least (a quick test against a machine's idle CPUs).
   std::int64_t min_cpus() const {

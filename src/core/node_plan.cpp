@@ -171,13 +171,18 @@ Resources NodePlan::free_at(NodeIndex n, Time t) const {
 }
 
 std::uint64_t NodePlan::feature_mask(const JobRequest& request) const {
+  constexpr std::uint64_t kNoNode = ~std::uint64_t{0};
   std::uint64_t mask = 0;
   for (const std::string& f : request.features) {
     auto it = std::find(feature_names_.begin(), feature_names_.end(), f);
-    if (it == feature_names_.end()) return ~std::uint64_t{0};  // no node has it
+    if (it == feature_names_.end()) {
+      if (request.any_feature) continue;  // another may do
+      return kNoNode;                     // no node has it
+    }
     const auto bit = static_cast<std::size_t>(it - feature_names_.begin());
     mask |= bit < kFeatureBits ? std::uint64_t{1} << bit : kFeatureOverflow;
   }
+  if (request.any_feature && !request.features.empty() && mask == 0) return kNoNode;
   return mask;
 }
 
@@ -185,6 +190,7 @@ bool NodePlan::eligible(NodeIndex n, const JobRequest& request, std::uint64_t ma
   if (!request.may_reach(*machine_, n)) return false;
   if ((mask & kFeatureOverflow) != 0)
     return mask != ~std::uint64_t{0} && request.features_on(machine_->nodes()[n]);
+  if (request.any_feature && mask != 0) return (features_[n] & mask) != 0;
   return (features_[n] & mask) == mask;
 }
 

@@ -81,7 +81,10 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   }
   for (const GresCount& g : rec.gres_per_node) add_gres(r.per_node, machine, g.kind, g.count);
   for (const GresCount& g : rec.gres_per_task) add_gres(r.per_task, machine, g.kind, g.count);
-  if (!rec.features_left) r.features = rec.features;
+  if (!rec.features_left) {
+    r.features = rec.features;
+    r.any_feature = rec.any_feature;
+  }
   const std::size_t n_nodes = machine.nodes().size();
   r.required = node_set(rec.required, n_nodes);
   r.excluded = node_set(rec.excluded, n_nodes);

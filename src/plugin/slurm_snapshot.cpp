@@ -93,8 +93,9 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
 // where stock reserves for such a job) and licences available now. A job failing them is
 // not planned at all, so it neither starts nor idles resources.
 // Asked once per job, QOS and partition: the job carries the record's QOS
-// (compat::use_record_qos) and partition, as in stock backfill, so a partition's QOS,
-// memory default and billing weights are those of the record.
+// (compat::use_record_qos) and partition, as in stock backfill, so the partition QOS and
+// the partition's time limits are the record's. (The TRES request is the job's as
+// recorded at submission; stock recomputes its memory and billing per partition.)
 // Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
 class RunnableNow {
  public:
@@ -249,19 +250,31 @@ std::vector<ShareRecord> shares_of(const job_record_t* job, bool memory) {
   return out;
 }
 
-// A feature request as a plain AND list, or nothing when it is more (OR, counts,
-// brackets): then the plan leaves features to select_nodes.
-bool simple_features(List features, std::vector<std::string>& out) {
+// A feature request as a plain AND list (a&b: every one on each node) or a plain OR
+// list (a|b: any one on each node, nodes may differ, as node_scheduler.c ORs the
+// features' node bitmaps), or nothing when it is more (a mix, counts, brackets, parens):
+// then the plan leaves features to select_nodes.
+bool simple_features(List features, std::vector<std::string>& out, bool& any) {
+  any = false;
   if (!features) return true;
+  int ands = 0, ors = 0;
   OwnedIterator it(features);
   while (job_feature_t* f = it.next<job_feature_t>()) {
-    if (f->count != 0 || f->paren != 0 ||
-        (f->op_code != FEATURE_OP_AND && f->op_code != FEATURE_OP_END) || !f->name) {
+    if (f->count != 0 || f->paren != 0 || !f->name ||
+        (f->op_code != FEATURE_OP_AND && f->op_code != FEATURE_OP_OR &&
+         f->op_code != FEATURE_OP_END)) {
       out.clear();
       return false;
     }
+    ands += f->op_code == FEATURE_OP_AND;
+    ors += f->op_code == FEATURE_OP_OR;
     out.emplace_back(f->name);
   }
+  if (ands > 0 && ors > 0) {
+    out.clear();
+    return false;
+  }
+  any = ors > 0;
   return true;
 }
 
@@ -304,7 +317,7 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
     }
   }
   r.features_left = !simple_features(d->feature_list_use ? d->feature_list_use : d->feature_list,
-                                     r.features);
+                                     r.features, r.any_feature);
   r.required = bitmap_nodes(d->req_node_bitmap);
   r.excluded = bitmap_nodes(d->exc_node_bitmap);
   r.exclusive = (d->whole_node & WHOLE_NODE_REQUIRED) != 0;
@@ -340,7 +353,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
   out.sort_usec = built.sort_usec;
   std::map<part_record_t*, std::size_t> index;
   // A job queued in several partitions (or under several QOS, or reservations) is
-  // checked once per QOS.
+  // checked once per QOS and partition.
   RunnableNow runnable_now(limit_blocked);
   // The ids of out.all's and each partition's records, to find them again after a yield.
   std::vector<std::uint32_t> all_ids;

@@ -41,9 +41,11 @@ struct RequestRecord {
   std::vector<GresCount> gres_per_node;
   std::vector<GresCount> gres_per_task;
   std::vector<GresCount> gres_per_job;  // --gpus=N: a total over the nodes it gets
-  std::vector<std::string> features;  // a simple AND list (anything else: features_left)
-  bool features_left = false;  // a feature expression the plan does not model (OR, counts,
-                               // brackets): select_nodes applies it, the plan ignores it
+  std::vector<std::string> features;  // a plain AND or OR list (anything else: features_left)
+  bool any_feature = false;           // an OR list (a|b): any one on each node
+  bool features_left = false;  // a feature expression the plan does not model (a mix of
+                               // AND and OR, counts, brackets): select_nodes applies it,
+                               // the plan ignores it
   std::vector<std::uint32_t> required;  // node indices
   std::vector<std::uint32_t> excluded;
   bool exclusive = false;  // --exclusive (whole nodes)

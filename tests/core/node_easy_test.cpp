@@ -228,6 +228,62 @@ TEST(NodeEasy, NodeLimitTakesTheNodeThatFits) {
   EXPECT_EQ(nodes_of(started_on(d, 2)), std::vector<NodeIndex>{1});
 }
 
+// A feature OR list (Slurm's --constraint="x|y"): each node needs one of them. Three
+// nodes of 4 CPUs: n0 has x, n1 has y, n2 neither. R1 holds n0 until 1200, R2 2 CPUs of
+// n1 until 600. H (4 CPUs on one node, x|y) cannot start: n2 has neither feature, so
+// its earliest start is n1 at 600 (n0 at 1200). L (2 CPUs, 3600 s, on n1) fits n1's 2
+// idle CPUs but would hold them at 600: it waits. M (4 CPUs, 3600 s, no feature) starts
+// on n2. (Were the list read as AND, no node would have both and H could never start;
+// were it ignored, H would start on n2 now.) A list of names no node has plans nowhere;
+// one known name among unknown ones is enough.
+TEST(NodeEasy, FeatureOrListTakesAnyNodeWithOneOfThem) {
+  Machine m;
+  Node n0 = node("n0", 4), n1 = node("n1", 4), n2 = node("n2", 4);
+  n0.features = {"x"};
+  n1.features = {"y"};
+  m.add_node(n0);
+  m.add_node(n1);
+  m.add_node(n2);
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 12;
+  s.running.push_back(holding(1, 1200, {{0, res(4)}}));
+  s.running.push_back(holding(2, 600, {{1, res(2)}}));
+  JobRequest either = JobRequest::cpus(4);
+  either.max_nodes = 1;
+  either.features = {"x", "y"};
+  either.any_feature = true;
+  JobRequest on_n1 = JobRequest::cpus(2);
+  on_n1.required = NodeSet(3);
+  on_n1.required.insert(1);
+  s.waiting.push_back(asking(10, either, 600));
+  s.waiting.push_back(asking(11, on_n1, 3600));
+  s.waiting.push_back(asking(12, JobRequest::cpus(4), 3600));
+  const Decision d = plan("easy", s);
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].job, 10u);
+  EXPECT_EQ(d.reservations[0].start, 600);
+  ASSERT_TRUE(d.reservations[0].allocation);
+  EXPECT_EQ(nodes_of(*d.reservations[0].allocation), std::vector<NodeIndex>{1});
+  EXPECT_EQ(d.start, std::vector<JobId>{12});
+  EXPECT_EQ(nodes_of(started_on(d, 12)), std::vector<NodeIndex>{2});
+
+  ClusterState empty;
+  empty.machine = &m;
+  empty.procs = 12;
+  NodePlan idle;
+  idle.reset(empty, RunningEnd::predicted);
+  JobRequest unknown = JobRequest::cpus(1);
+  unknown.features = {"p", "q"};
+  unknown.any_feature = true;
+  EXPECT_FALSE(idle.ever_fits(unknown));
+  EXPECT_EQ(idle.earliest_start(unknown, 10, 10).start, kNever);
+  unknown.features = {"p", "y"};
+  const NodePlan::Slot slot = idle.earliest_start(unknown, 10, 10);
+  EXPECT_EQ(slot.start, 0);
+  EXPECT_EQ(nodes_of(slot.allocation), std::vector<NodeIndex>{1});
+}
+
 // Two nodes of 32 CPUs and 4 GPUs. R1 holds 1 GPU on node0 until 1000, R2 1 GPU on node1
 // until 2000. The head needs 4 GPUs on one node: node0 at 1000. B1 (1 GPU, 5000 s) fits
 // now on either node; on node0 it would still hold its GPU at 1000, so it must go to

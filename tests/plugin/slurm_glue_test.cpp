@@ -803,6 +803,39 @@ TEST_F(FakeSlurm, LimitsAreCheckedWithEachRecordsPartition) {
   EXPECT_EQ(q2.all[0].partition, b);
 }
 
+// Feature expressions beyond a plain AND or OR list (a mix of both, brackets, counts)
+// are left to select_nodes: the request names none and says so.
+TEST_F(FakeSlurm, MixedFeatureExpressionsAreLeftToSelectNodes) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  char a[] = "a", b[] = "b", c[] = "c";
+  job_feature_t mixed[3]{};
+  mixed[0].name = a;
+  mixed[0].op_code = FEATURE_OP_AND;
+  mixed[1].name = b;
+  mixed[1].op_code = FEATURE_OP_OR;
+  mixed[2].name = c;
+  mixed[2].op_code = FEATURE_OP_END;
+  job_feature_t counted{};
+  counted.name = a;
+  counted.count = 2;
+  counted.op_code = FEATURE_OP_END;
+  job_record_t* j1 = pending(1, 1, 10);
+  job_record_t* j2 = pending(2, 1, 10);
+  j1->details->feature_list = list_of({&mixed[0], &mixed[1], &mixed[2]});
+  j2->details->feature_list = list_of({&counted});
+  queue(j1, p, 2);
+  queue(j2, p, 1);
+  const ClusterSnapshot s =
+      read_cluster(cluster_jobs(read_job_queue(10), [](part_record_t*) { return true; }), kNow);
+  ASSERT_EQ(s.waiting.size(), 2u);
+  for (const JobRecord& w : s.waiting) {
+    EXPECT_TRUE(w.request.features_left) << w.id;
+    EXPECT_TRUE(w.request.features.empty()) << w.id;
+    EXPECT_FALSE(w.request.any_feature) << w.id;
+  }
+}
+
 // Slurm's post-select check answers true at once unless accounting enforces limits
 // (AccountingStorageEnforce without `limits`): then it is not asked at all.
 TEST_F(FakeSlurm, PostSelectLimitsAskedOnlyWhenEnforced) {
@@ -1014,14 +1047,16 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   EXPECT_EQ(r.gres_per_node[0].kind, "gpu");
   EXPECT_EQ(r.gres_per_node[0].count, 2);
   EXPECT_EQ(r.features, (std::vector<std::string>{"fast", "ib"}));
+  EXPECT_FALSE(r.any_feature);
   EXPECT_FALSE(r.features_left);
   EXPECT_EQ(r.excluded, (std::vector<std::uint32_t>{2}));
   EXPECT_EQ(r.reservation, "maint");
   const RequestRecord& r2 = s.waiting[1].request;
   EXPECT_TRUE(r2.all_memory);
   EXPECT_TRUE(r2.exclusive);
-  EXPECT_TRUE(r2.features_left) << "an OR is left to select_nodes";
-  EXPECT_TRUE(r2.features.empty());
+  EXPECT_FALSE(r2.features_left) << "a plain OR list is planned";
+  EXPECT_TRUE(r2.any_feature);
+  EXPECT_EQ(r2.features, (std::vector<std::string>{"fast", "ib"}));
   EXPECT_EQ(r2.required, (std::vector<std::uint32_t>{1}));
 
   // Without CR_*_Memory, memory is not planned at all.
