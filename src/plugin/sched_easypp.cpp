@@ -477,6 +477,11 @@ class Scheduler {
     for (const std::string& note : plan.notes) log_once(note);
     bool again = false;
     std::optional<OwnedBitmap> unreserved;  // made at the first refusal
+    // assoc_limit_stop: QOS records a held job found at a group limit. As stock backfill
+    // sets their blocked_until, no later job of such a QOS (its own or its partition's)
+    // starts in this pass (it would take what the limit keeps for the held job): it is not
+    // runnable now, and the cluster is planned again without it, so it idles nothing.
+    std::unordered_set<const void*> blocked_qos;
     for (const GroupPlan& group : plan.groups) {
       const Decision& d = group.decision;
       counts.examined += d.examined;
@@ -499,6 +504,11 @@ class Scheduler {
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
+        if (!blocked_qos.empty() && of_blocked_qos(job, w->second.choices, blocked_qos)) {
+          not_runnable.insert(id);
+          again = true;
+          continue;
+        }
         OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
         const bool backfilled =
             std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
@@ -533,9 +543,14 @@ class Scheduler {
         }
         ++counts.refused;
         // Under assoc_limit_stop a job a limit holds back keeps what the plan gave it, as
-        // stock backfill reserves for it and the main scheduler starts nothing after it.
-        const bool held = (refused_for_resources(rc) && !unmodelled.count(id)) ||
-                          (rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop);
+        // stock backfill reserves for it. Only a job queued in that partition alone: one
+        // queued in others is planned again without it, so another record may start it.
+        const bool limit_held = rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop &&
+                                in_one_partition(w->second.choices);
+        const bool held =
+            (refused_for_resources(rc) || limit_held) && !unmodelled.count(id);
+        if (limit_held && job->qos_blocking_ptr && compat::qos_group_reason(job->state_reason))
+          blocked_qos.insert(job->qos_blocking_ptr);
         if (!held) {
           not_runnable.insert(id);
           again = true;
@@ -547,6 +562,23 @@ class Scheduler {
       }
     }
     return again;
+  }
+
+  static bool in_one_partition(const std::vector<StartChoice>& choices) {
+    return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
+      return c.partition == choices.front().partition;
+    });
+  }
+
+  // Whether the job's QOS, or the partition QOS of any of its records, is in `blocked`.
+  static bool of_blocked_qos(const job_record_t* job, const std::vector<StartChoice>& choices,
+                             const std::unordered_set<const void*>& blocked) {
+    if (job->qos_ptr && blocked.count(job->qos_ptr)) return true;
+    for (const StartChoice& c : choices) {
+      const part_record_t* part = find_part_record(const_cast<char*>(c.partition.c_str()));
+      if (part && part->qos_ptr && blocked.count(part->qos_ptr)) return true;
+    }
+    return false;
   }
 
   // A heterogeneous job starts only when the plan starts every pending component now (then

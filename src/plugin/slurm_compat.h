@@ -30,6 +30,16 @@ inline bool gres_no_consume(const gres_job_state_t* js) {
 #endif
 }
 
+// Whether a job's reason is a QOS group limit (GrpTRES, GrpJobs, ...): stock backfill
+// then blocks the QOS that set it (qos_blocking_ptr) under assoc_limit_stop.
+inline bool qos_group_reason(std::uint32_t reason) {
+#ifdef JSR_QOS_GRP
+  return job_state_reason_check(static_cast<enum job_state_reason>(reason), JSR_QOS_GRP);
+#else
+  return job_state_qos_grp_limit(static_cast<enum job_state_reason>(reason));
+#endif
+}
+
 // select_nodes for a real start (not test_only, not at submission).
 inline int select_nodes_now(job_record_t* job, char** err_msg, std::uint32_t scheduler_flags) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
