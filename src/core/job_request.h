@@ -29,7 +29,7 @@ struct JobRequest {
   std::int64_t memory_per_cpu = 0;
   bool exclusive = false;             // whole nodes
   bool contiguous = false;            // --contiguous: nodes of consecutive indices
-  std::vector<std::string> features;  // every one required on each node (or any one:)
+  std::vector<std::string> features;  // every one required on each node, unless:
   bool any_feature = false;           // each node needs one of `features` (Slurm's a|b)
   NodeSet required;                   // empty: none
   NodeSet excluded;                   // empty: none

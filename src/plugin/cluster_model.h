@@ -11,8 +11,8 @@
 // - GRES per node / per task as asked; a typed request ("gpu:a100") takes from both the
 //   type and the name ("gpu"), as Slurm counts them; at most kMaxResourceKinds - 2 GRES
 //   kinds are planned (the rest is left to select_nodes and listed in `notes`);
-// - features: a simple AND list; any other expression is not planned (select_nodes
-//   applies it);
+// - features: a plain AND list (every one on each node) or OR list (one of them on each
+//   node); any other expression is not planned (select_nodes applies it);
 // - a down, drained or non-responding node has a window for good; an advance reservation
 //   has a window on each of its nodes for the jobs that name it.
 #ifndef EASYPP_PLUGIN_CLUSTER_MODEL_H

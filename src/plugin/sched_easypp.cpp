@@ -299,6 +299,7 @@ class Scheduler {
     }
     bool trace = config_.debug;
     std::unordered_set<JobId> not_runnable;
+    QosBlock blocked;
     Stamps read_at, seen;
     PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
                                config_.max_rpc_cnt});
@@ -337,7 +338,7 @@ class Scheduler {
           for (const PartitionQueue& pq : queue.partitions)
             if (pq.partition->state_up & PARTITION_SCHED) ++counts.partitions;
         }
-        std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable);
+        std::vector<ClusterJob> jobs = nodes_queue(queue, not_runnable, blocked);
         // Partition names now: read_cluster may yield (partitions stay valid unless it
         // abandons, job pointers do not).
         for (const ClusterJob& c : jobs) {
@@ -373,7 +374,8 @@ class Scheduler {
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
         locks.step("start");
-        again = carry_out(plan, model, snap, where, not_runnable, trace, counts, yield, stopped);
+        again = carry_out(plan, model, snap, where, not_runnable, blocked, trace, counts, yield,
+                          stopped);
         if (stopped) return;
         if (!again || round + 1 == kRounds) {
           locks.step("show");
@@ -440,13 +442,35 @@ class Scheduler {
     std::vector<StartChoice> choices;  // priority order
   };
 
+  // assoc_limit_stop: the QOS records held jobs found at a group limit, for the rest of
+  // the pass. As stock backfill sets their blocked_until, no later job of such a QOS (its
+  // own, or its record's partition QOS) starts in the pass: it would take what the limit
+  // keeps for the held job. Held jobs themselves stay planned.
+  struct QosBlock {
+    std::unordered_set<const void*> qos;
+    std::unordered_set<JobId> held;
+    bool blocks(const job_record_t* job, JobId id) const {
+      return !qos.empty() && !held.count(id) && job->qos_ptr && qos.count(job->qos_ptr);
+    }
+    bool blocks(const part_record_t* part) const {
+      return !qos.empty() && part && part->qos_ptr && qos.count(part->qos_ptr);
+    }
+  };
+
   // The queued jobs planned: those of partitions that schedule, less the ones found not
-  // runnable earlier in the pass and those past easypp_max_job_user.
+  // runnable earlier in the pass, the records of a blocked QOS and those past
+  // easypp_max_job_user.
   std::vector<ClusterJob> nodes_queue(const JobQueue& queue,
-                                      const std::unordered_set<JobId>& not_runnable) {
+                                      const std::unordered_set<JobId>& not_runnable,
+                                      const QosBlock& blocked) {
     auto keep = [](part_record_t* part) { return (part->state_up & PARTITION_SCHED) != 0; };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
-    std::erase_if(jobs, [&](const ClusterJob& c) { return not_runnable.count(c.id) > 0; });
+    std::erase_if(jobs, [&](ClusterJob& c) {
+      if (not_runnable.count(c.id) > 0 || blocked.blocks(c.job, c.id)) return true;
+      if (!blocked.held.count(c.id))
+        std::erase_if(c.in, [&](const QueuedJob& q) { return blocked.blocks(q.partition); });
+      return c.in.empty();
+    });
     if (config_.max_job_user > 0) {
       std::unordered_map<std::uint32_t, int> per_user;
       std::erase_if(jobs, [&](const ClusterJob& c) {
@@ -466,7 +490,8 @@ class Scheduler {
   // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                  const std::unordered_map<JobId, QueuedByName>& where,
-                 std::unordered_set<JobId>& not_runnable, bool trace, PassCounts& counts,
+                 std::unordered_set<JobId>& not_runnable, QosBlock& blocked, bool trace,
+                 PassCounts& counts,
                  const YieldPoint& yield, bool& stopped) {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
@@ -477,11 +502,6 @@ class Scheduler {
     for (const std::string& note : plan.notes) log_once(note);
     bool again = false;
     std::optional<OwnedBitmap> unreserved;  // made at the first refusal
-    // assoc_limit_stop: QOS records a held job found at a group limit. As stock backfill
-    // sets their blocked_until, no later job of such a QOS (its own or its partition's)
-    // starts in this pass (it would take what the limit keeps for the held job): it is not
-    // runnable now, and the cluster is planned again without it, so it idles nothing.
-    std::unordered_set<const void*> blocked_qos;
     for (const GroupPlan& group : plan.groups) {
       const Decision& d = group.decision;
       counts.examined += d.examined;
@@ -504,7 +524,9 @@ class Scheduler {
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
-        if (!blocked_qos.empty() && of_blocked_qos(job, w->second.choices, blocked_qos)) {
+        // A job of a QOS blocked earlier in this decision: planned again without it.
+        if (!blocked.held.count(id) &&
+            (blocked.blocks(job, id) || of_blocked_partition_qos(w->second.choices, blocked))) {
           not_runnable.insert(id);
           again = true;
           continue;
@@ -543,14 +565,18 @@ class Scheduler {
         }
         ++counts.refused;
         // Under assoc_limit_stop a job a limit holds back keeps what the plan gave it, as
-        // stock backfill reserves for it. Only a job queued in that partition alone: one
-        // queued in others is planned again without it, so another record may start it.
-        const bool limit_held = rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop &&
-                                in_one_partition(w->second.choices);
+        // stock backfill reserves for it: when its own QOS blocks it, or it is queued in
+        // that partition alone. One queued in others is planned again without it, so
+        // another record may start it.
+        const bool limit_refused = rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop;
+        const bool limit_held =
+            limit_refused && (in_one_partition(w->second.choices) ||
+                              (job->qos_blocking_ptr && job->qos_blocking_ptr == job->qos_ptr));
         const bool held =
             (refused_for_resources(rc) || limit_held) && !unmodelled.count(id);
-        if (limit_held && job->qos_blocking_ptr && compat::qos_group_reason(job->state_reason))
-          blocked_qos.insert(job->qos_blocking_ptr);
+        if (limit_refused && job->qos_blocking_ptr && compat::qos_group_reason(job->state_reason))
+          blocked.qos.insert(job->qos_blocking_ptr);
+        if (held && limit_held) blocked.held.insert(id);
         if (!held) {
           not_runnable.insert(id);
           again = true;
@@ -570,15 +596,13 @@ class Scheduler {
     });
   }
 
-  // Whether the job's QOS, or the partition QOS of any of its records, is in `blocked`.
-  static bool of_blocked_qos(const job_record_t* job, const std::vector<StartChoice>& choices,
-                             const std::unordered_set<const void*>& blocked) {
-    if (job->qos_ptr && blocked.count(job->qos_ptr)) return true;
-    for (const StartChoice& c : choices) {
-      const part_record_t* part = find_part_record(const_cast<char*>(c.partition.c_str()));
-      if (part && part->qos_ptr && blocked.count(part->qos_ptr)) return true;
-    }
-    return false;
+  // Whether every record's partition QOS is blocked (then no record may start it now).
+  static bool of_blocked_partition_qos(const std::vector<StartChoice>& choices,
+                                       const QosBlock& blocked) {
+    if (blocked.qos.empty() || choices.empty()) return false;
+    return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
+      return blocked.blocks(find_part_record(const_cast<char*>(c.partition.c_str())));
+    });
   }
 
   // A heterogeneous job starts only when the plan starts every pending component now (then

@@ -316,8 +316,9 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
       if (given(js->gres_per_job) > 0) r.gres_per_job.push_back({kind, given(js->gres_per_job)});
     }
   }
-  r.features_left = !simple_features(d->feature_list_use ? d->feature_list_use : d->feature_list,
-                                     r.features, r.any_feature);
+  // The job's own features, not feature_list_use: Slurm's temporary may still point at
+  // the --prefer list, which is a wish, not a constraint.
+  r.features_left = !simple_features(d->feature_list, r.features, r.any_feature);
   r.required = bitmap_nodes(d->req_node_bitmap);
   r.excluded = bitmap_nodes(d->exc_node_bitmap);
   r.exclusive = (d->whole_node & WHOLE_NODE_REQUIRED) != 0;

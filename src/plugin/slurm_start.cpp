@@ -47,6 +47,13 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
   // stock backfill does), with that partition's priority.
   job->part_ptr = partition;
   job->priority = priority;
+  // The plain record's features, as stock backfill sets them before each test:
+  // feature_list_use is Slurm's temporary (left NULL once a job was queued, or at the
+  // --prefer list), and select_nodes applies counts and brackets only through it.
+  if (job->details) {
+    job->details->features_use = job->details->features;
+    job->details->feature_list_use = job->details->feature_list;
+  }
   const int rc =
       select_on(job, allowed, backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED);
   if (rc != SLURM_SUCCESS) return rc;

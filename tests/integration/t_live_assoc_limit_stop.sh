@@ -2,21 +2,23 @@
 # SchedulerParameters=assoc_limit_stop under sched/backfill and sched/easypp (Slurm's main
 # scheduler off: sched_interval=-1). Stock backfill then asks no QOS or association limit
 # before planning a job: one a limit holds back is tried, refused by select_nodes and
-# reserved (from its later_start, at most about 500 s ahead), and the QOS that blocked it
-# is blocked until then for every later job of that QOS. Without the key such a job is
+# reserved (from its later_start: here, with nothing else reserved, about 500 s ahead),
+# and the QOS that blocked it is blocked until then for every later job of that QOS. Without the key such a job is
 # left out (t_live_qos_grp_tres). One node x 8 CPUs, accounting with
 # AccountingStorageEnforce=limits,qos; QOS grp has GrpTRES=cpu=4. In queue order:
 #   A  nobody, 2 CPUs, QOS grp, 10-min limit: runs (2 of the group's 4 CPUs).
 #   B  daemon, 4 CPUs, QOS grp, 10-min limit: fits the 6 idle CPUs, but over the group
 #      limit (2 + 4 > 4) until A ends.
-#   C  daemon, 2 CPUs, QOS grp, 10-min limit: within the group limit (2 + 2), fits now.
+#   C1, C2, C3  daemon, 2 CPUs each, QOS grp, 10-min limit: each within the group limit
+#      (2 + 2) and fits now.
 #   D  daemon, 4 CPUs, QOS normal, 60-min limit: fits the idle CPUs now.
 #   E  daemon, 2 CPUs, QOS normal, 3-min limit: ends well before B's reservation.
 # Worked out by hand, with assoc_limit_stop: B keeps 4 CPUs (stock: the whole node
-# reserved from later_start; easypp: the CPUs it was planned on, from now), C waits
-# behind B in the blocked QOS, D waits on the idle CPUs, and E starts. After
-# `scontrol reconfigure` without the key, B is left out and C starts (D still finds only
-# 2 CPUs). Once A, C, D and E are cancelled, B starts.
+# reserved from later_start; easypp: the CPUs it was planned on, from now), the Cs wait
+# behind B in the blocked QOS (each would take the 2 CPUs left; three, so that planning
+# again once per blocked job in a pass would not do), D waits on the idle CPUs, and E
+# starts. After `scontrol reconfigure` without the key, B is left out and C1 starts (D
+# still finds only 2 CPUs). Once A, the Cs, D and E are cancelled, B starts.
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -26,11 +28,13 @@ case_assoc_limit_stop() {
   tb_qos_add grp GrpTRES=cpu=4
   tb_user_add nobody first qos=normal,grp
   tb_user_add daemon second qos=normal,grp
-  local a b c d e i
+  local a b c c2 c3 d e i
   a=$(tb_submit_as nobody 2 10 A 'sleep 300' -q grp)
   wait_state "$a" RUNNING 20
   b=$(tb_submit_as daemon 4 10 B 'sleep 300' -q grp)
-  c=$(tb_submit_as daemon 2 10 C 'sleep 300' -q grp)
+  c=$(tb_submit_as daemon 2 10 C1 'sleep 300' -q grp)
+  c2=$(tb_submit_as daemon 2 10 C2 'sleep 300' -q grp)
+  c3=$(tb_submit_as daemon 2 10 C3 'sleep 300' -q grp)
   d=$(tb_submit_as daemon 4 60 D 'sleep 300' -q normal)
   e=$(tb_submit_as daemon 2 3 E 'sleep 300' -q normal)
   wait_state "$e" RUNNING 15
@@ -38,19 +42,20 @@ case_assoc_limit_stop() {
   for i in 1 2 3 4 5; do
     assert_eq PENDING "$(job_field "$b" JobState)" "B (QOS grp over GrpTRES=cpu=4), check $i"
     assert_eq QOSGrpCpuLimit "$(job_field "$b" Reason)" "B's reason, check $i"
-    assert_eq PENDING "$(job_field "$c" JobState)" "C (QOS grp, behind B), check $i"
+    assert_eq PENDING "$(job_field "$c" JobState)" "C1 (QOS grp, behind B), check $i"
+    assert_eq PENDING "$(job_field "$c3" JobState)" "C3 (QOS grp, behind B), check $i"
     assert_eq PENDING "$(job_field "$d" JobState)" "D (4 CPUs idle, but B keeps them), check $i"
     sleep 1
   done
-  note "ok: under assoc_limit_stop C and D wait behind B, held back by its QOS group limit"
+  note "ok: under assoc_limit_stop the Cs and D wait behind B, held back by its QOS group limit"
   tb_set_params "$(LIVE_EXTRA_PARAMS=sched_interval=-1 live_params)"
   wait_state "$c" RUNNING 20
-  note "ok: without assoc_limit_stop, B is left out and C started"
+  note "ok: without assoc_limit_stop, B is left out and C1 started"
   assert_eq PENDING "$(job_field "$b" JobState)" "B after the reconfigure"
   assert_eq PENDING "$(job_field "$d" JobState)" "D after the reconfigure (2 CPUs idle)"
-  scancel "$a" "$c" "$d" "$e"
+  scancel "$a" "$c" "$c2" "$c3" "$d" "$e"
   wait_state "$b" RUNNING 20
-  note "ok: B started once A, C, D and E were cancelled"
+  note "ok: B started once A, the Cs, D and E were cancelled"
   scancel "$b"
 }
 

@@ -836,6 +836,29 @@ TEST_F(FakeSlurm, MixedFeatureExpressionsAreLeftToSelectNodes) {
   }
 }
 
+// The plan reads the job's own features, not feature_list_use, which Slurm may leave at
+// the --prefer list (a wish the job may run without).
+TEST_F(FakeSlurm, PreferIsNotAConstraint) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  char a[] = "a", fast[] = "fast";
+  job_feature_t own{};
+  own.name = a;
+  own.op_code = FEATURE_OP_END;
+  job_feature_t preferred{};
+  preferred.name = fast;
+  preferred.op_code = FEATURE_OP_END;
+  job_record_t* j = pending(1, 1, 10);
+  j->details->feature_list = list_of({&own});
+  j->details->feature_list_use = list_of({&preferred});
+  queue(j, p, 1);
+  const ClusterSnapshot s =
+      read_cluster(cluster_jobs(read_job_queue(10), [](part_record_t*) { return true; }), kNow);
+  ASSERT_EQ(s.waiting.size(), 1u);
+  EXPECT_EQ(s.waiting[0].request.features, std::vector<std::string>{"a"});
+  EXPECT_FALSE(s.waiting[0].request.features_left);
+}
+
 // Slurm's post-select check answers true at once unless accounting enforces limits
 // (AccountingStorageEnforce without `limits`): then it is not asked at all.
 TEST_F(FakeSlurm, PostSelectLimitsAskedOnlyWhenEnforced) {
