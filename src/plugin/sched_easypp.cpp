@@ -524,12 +524,18 @@ class Scheduler {
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
-        // A job of a QOS blocked earlier in this decision: planned again without it.
-        if (!blocked.held.count(id) &&
-            (blocked.blocks(job, id) || of_blocked_partition_qos(w->second.choices, blocked))) {
-          not_runnable.insert(id);
-          again = true;
-          continue;
+        // A job of a QOS blocked earlier in this decision is planned again without it; one
+        // with a record in a partition whose QOS was blocked, without those records.
+        if (!blocked.held.count(id)) {
+          if (blocked.blocks(job, id) || of_blocked_partition_qos(w->second.choices, blocked, true)) {
+            not_runnable.insert(id);
+            again = true;
+            continue;
+          }
+          if (of_blocked_partition_qos(w->second.choices, blocked, false)) {
+            again = true;
+            continue;
+          }
         }
         OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
         const bool backfilled =
@@ -569,17 +575,21 @@ class Scheduler {
         // that partition alone. One queued in others is planned again without it, so
         // another record may start it.
         const bool limit_refused = rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop;
+        const bool group_limit = limit_refused && job->qos_blocking_ptr &&
+                                 compat::qos_group_reason(job->state_reason);
         const bool limit_held =
             limit_refused && (in_one_partition(w->second.choices) ||
-                              (job->qos_blocking_ptr && job->qos_blocking_ptr == job->qos_ptr));
+                              (group_limit && job->qos_blocking_ptr == job->qos_ptr));
         const bool held =
             (refused_for_resources(rc) || limit_held) && !unmodelled.count(id);
-        if (limit_refused && job->qos_blocking_ptr && compat::qos_group_reason(job->state_reason))
-          blocked.qos.insert(job->qos_blocking_ptr);
+        if (group_limit) blocked.qos.insert(job->qos_blocking_ptr);
         if (held && limit_held) blocked.held.insert(id);
         if (!held) {
-          not_runnable.insert(id);
           again = true;
+          // Blocked by the partition QOS of the partition tried: planned again in its
+          // other partitions (the re-plan leaves out the blocked partition's records).
+          if (!(group_limit && !of_blocked_partition_qos(w->second.choices, blocked, true)))
+            not_runnable.insert(id);
         }
         if (trace)
           info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
@@ -596,13 +606,16 @@ class Scheduler {
     });
   }
 
-  // Whether every record's partition QOS is blocked (then no record may start it now).
+  // Whether every record's partition QOS is blocked (`all`: then no record may start it
+  // now), or any record's.
   static bool of_blocked_partition_qos(const std::vector<StartChoice>& choices,
-                                       const QosBlock& blocked) {
+                                       const QosBlock& blocked, bool all) {
     if (blocked.qos.empty() || choices.empty()) return false;
-    return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
+    const auto in_blocked = [&](const StartChoice& c) {
       return blocked.blocks(find_part_record(const_cast<char*>(c.partition.c_str())));
-    });
+    };
+    return all ? std::all_of(choices.begin(), choices.end(), in_blocked)
+               : std::any_of(choices.begin(), choices.end(), in_blocked);
   }
 
   // A heterogeneous job starts only when the plan starts every pending component now (then

@@ -19,6 +19,11 @@
 # again once per blocked job in a pass would not do), D waits on the idle CPUs, and E
 # starts. After `scontrol reconfigure` without the key, B is left out and C1 starts (D
 # still finds only 2 CPUs). Once A, the Cs, D and E are cancelled, B starts.
+# Second case, a partition QOS: two nodes x 4 CPUs, partitions a (n1, partition QOS pq,
+# GrpTRES=cpu=2) and b (n2). X (2 CPUs, a) runs. J (2 CPUs, -p a,b) fits n1's idle CPUs
+# but is over pq's limit there; in b it fits n2 now. Worked out by hand: J starts on n2
+# (stock tries J's b record after refusing the a one). (Before, the plugin planned J on
+# n1, and once refused there left it out of the whole pass, every pass.)
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -59,4 +64,19 @@ case_assoc_limit_stop() {
   scancel "$b"
 }
 
+case_partition_qos() {
+  LIVE_EXTRA_PARAMS=sched_interval=-1,assoc_limit_stop live_up --nodes 2 --cpus 4 \
+    --partitions 'a:n1;b:n2' --accounting --enforce limits,qos
+  tb_qos_add pq GrpTRES=cpu=2
+  scontrol update PartitionName=a QOS=pq
+  local x j
+  x=$(tb_submit 2 10 X 'sleep 300' -p a)
+  wait_state "$x" RUNNING 20
+  j=$(tb_submit 2 10 J 'sleep 300' -p a,b)
+  wait_state "$j" RUNNING 20
+  assert_eq n2 "$(job_field "$j" NodeList)" "J's node (a's partition QOS is at its limit)"
+  scancel "$x" "$j"
+}
+
 each_scheduler case_assoc_limit_stop
+TEST_NAME=$TEST_NAME.partition_qos each_scheduler case_partition_qos
