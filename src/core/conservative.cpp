@@ -22,7 +22,9 @@ Decision ConservativePolicy::plan(const ClusterState& state) {
       continue;
     }
     // Not startable: either later in the plan, or "now" only because some running job's
-    // prediction has expired; either way it holds its place in the plan.
+    // prediction has expired; either way it holds its place in the plan, unless it may not
+    // be reserved (then the jobs behind it are planned as if it were not there).
+    if (!job.reservable) continue;
     profile_.reserve(start, job.prediction, job.procs);
     decision.reservations.push_back({job.id, start});
     someone_waits = true;
@@ -47,6 +49,7 @@ Decision ConservativePolicy::plan_on_nodes(const ClusterState& state) {
       if (someone_waits) decision.backfilled.push_back(job.id);
       continue;
     }
+    if (!job.reservable) continue;
     NodePlan::Slot slot = plan.earliest_start(request, job.prediction, job.estimate);
     if (slot.start == kNever) continue;
     plan.reserve(slot.allocation, slot.start, job.prediction);

@@ -18,7 +18,9 @@ namespace easypp {
 class ConservativePolicy final : public Policy {
  public:
   ConservativePolicy(std::string name, PolicyTraits traits)
-      : name_(std::move(name)), traits_(std::move(traits)) {}
+      : name_(std::move(name)), traits_(std::move(traits)) {
+    traits_.honours_reservable = true;
+  }
   std::string_view name() const override { return name_; }
   const PolicyTraits& traits() const override { return traits_; }
   Decision plan(const ClusterState& state) override;

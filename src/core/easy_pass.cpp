@@ -175,6 +175,9 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
       start(p, *placement, runtime, backfill);
       continue;
     }
+    // Never reserved: it starts only where it fits now (later in this pass it fits no
+    // better), and the jobs behind it are planned as if it were not there.
+    if (!job.reservable) continue;
     const EasyPlan::Slot slot = plan_.head_start(job);
     if (slot.start == kNever) continue;  // windows keep it off every node for good
     if (reserved_.empty()) head_ = Head{p, slot.start};

@@ -42,6 +42,7 @@ int HeadBound::guard_starved(const ClusterState& state, std::span<const std::uin
   int rank = 0;
   for (std::uint32_t p : behind) {
     Job job = state.waiting[p];
+    if (!job.reservable) continue;
     const bool protected_rank = rank++ < rule_.protect;
     if (!protected_rank && (rule_.starve == kNever || state.now - job.submit < rule_.starve)) {
       if (rule_.starve == kNever) break;  // only the first `protect` are guarded
@@ -66,7 +67,7 @@ int HeadBound::guard_fair(const ClusterState& state, std::span<const std::uint32
   int reserved = 0;
   for (std::uint32_t p : behind) {
     Job job = state.waiting[p];
-    if (!kill_plan.ever_fits(job)) continue;
+    if (!job.reservable || !kill_plan.ever_fits(job)) continue;
     job.prediction = job.estimate;  // planned on kill times
     const EasyPlan::Slot slot = kill_plan.head_start(job);
     if (slot.start == kNever) continue;

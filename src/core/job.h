@@ -43,6 +43,12 @@ struct Job {
   // would requeue, in a partition the administrator opted in). A policy never chooses a
   // job that may not be requeued as a victim, and never gives it a run it might kill.
   bool requeueable = true;
+  // May a policy reserve resources for it while it cannot start? The driver says: the
+  // simulator always; the plugin not for a job whose QOS has Slurm's NoReserve flag (a
+  // standby QOS: stock backfill starts such a job only where it fits now and plans the
+  // jobs behind it as if it were not there). Policies with
+  // PolicyTraits::honours_reservable never reserve for it.
+  bool reservable = true;
   // Queue partition for partitioned policies (paper 001); 0 when the machine is one pool.
   int partition = 0;
   // What it asks of a Machine's nodes; null: `procs` CPUs anywhere (the papers' model,

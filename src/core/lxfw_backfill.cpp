@@ -6,6 +6,7 @@ namespace easypp {
 
 LxfwBackfillPolicy::LxfwBackfillPolicy(std::string name, PolicyTraits traits, double weight_per_hour)
     : name_(std::move(name)), traits_(std::move(traits)), lxfw_order_(weight_per_hour) {
+  traits_.honours_reservable = true;
   rules_.reservation_order = &queue_order_;
   rules_.backfill_order = &lxfw_order_;
   rules_.fit = BackfillFit::prediction;

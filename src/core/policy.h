@@ -37,6 +37,10 @@ struct PolicyTraits {
   // SimOptions::skip_blocked_passes). Set by the policy itself (the EASY family without
   // a bound on the head, whose memory a pass updates).
   bool blocked_passes_idle = false;
+  // The policy never reserves for a job that may not be reserved (Job::reservable): the
+  // EASY family and conservative backfilling. The papers' other policies (multiple
+  // queues, PV-EASY, timed runs) reserve every job alike.
+  bool honours_reservable = false;
 };
 
 class Policy {

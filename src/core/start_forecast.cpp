@@ -31,7 +31,7 @@ std::vector<Reservation> StartForecast::forecast(const ClusterState& state,
     if (planned.count(job.id) != 0 || job.procs < 1) continue;
     const Time start = profile_.earliest_start(job.procs, job.prediction);
     if (start == kNever) continue;
-    profile_.reserve(start, job.prediction, job.procs);
+    if (job.reservable) profile_.reserve(start, job.prediction, job.procs);
     out.push_back({job.id, start});
   }
   return out;
@@ -67,7 +67,7 @@ std::vector<Reservation> StartForecast::forecast_on_nodes(
     const JobRequest request = job.request ? *job.request : JobRequest::cpus(job.procs);
     NodePlan::Slot slot = plan_.earliest_start(request, job.prediction, job.estimate);
     if (slot.start == kNever) continue;
-    plan_.reserve(slot.allocation, slot.start, job.prediction);
+    if (job.reservable) plan_.reserve(slot.allocation, slot.start, job.prediction);
     out.push_back({job.id, slot.start,
                    std::make_shared<const Allocation>(std::move(slot.allocation))});
   }

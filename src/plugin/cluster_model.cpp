@@ -194,6 +194,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     f.limit = std::max<Time>(1, j.limit);
     f.restarts = j.restarts;
     f.requeueable = j.requeueable;
+    f.reservable = j.reservable;
     f.request = std::move(request);
     out.waiting.push_back(std::move(f));
     out.waiting_source.push_back(i);

@@ -1,5 +1,6 @@
 #include "plugin/planner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -202,6 +203,10 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     // A policy that kills plans with no job waiting too: timed-run commits a job whose
     // trial ends then (otherwise a later arrival's trial would kill it).
     if (waiting[g].empty() && g > 0 && !policy.traits().kills) continue;
+    if (!policy.traits().honours_reservable &&
+        std::any_of(waiting[g].begin(), waiting[g].end(), [](const JobFacts& f) { return !f.reservable; }))
+      out.notes.push_back("easypp_policy " + group.policy + " does not honour the QOS flag "
+                          "NoReserve: jobs of such a QOS are reserved like any other");
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
     group.state = slot.ledger->state();

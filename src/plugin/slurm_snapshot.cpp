@@ -123,6 +123,17 @@ bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
   return it->second;
 }
 
+// Whether the job's QOS (the record's, set on the job) has the NoReserve flag: stock
+// backfill then starts the job only where it fits now and reserves nothing for it.
+bool qos_no_reserve(const job_record_t* job) {
+  assoc_mgr_lock_t locks = {};
+  locks.qos = READ_LOCK;
+  assoc_mgr_lock(&locks);
+  const bool no_reserve = job->qos_ptr && (job->qos_ptr->flags & QOS_FLAG_NO_RESERVE);
+  assoc_mgr_unlock(&locks);
+  return no_reserve;
+}
+
 // Whether `part` is still one of the job's partitions (an update during a yield may
 // have moved the job; stock backfill's _job_part_valid).
 bool in_partition(const job_record_t* job, const part_record_t* part) {
@@ -405,6 +416,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
       }
       auto& jobs = out.partitions[it->second].jobs;
       QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
+      q.no_reserve = qos_no_reserve(rec->job_ptr);
       if (rec->resv_ptr) {
         // A reservation deleted during a yield: its records are gone with it.
         const slurmctld_resv_t* resv = yielded ? live_reservations.find(rec->resv_ptr) : rec->resv_ptr;
@@ -528,6 +540,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.limit = pending_limit(job, c.in.front().partition);
     r.restarts = job->restart_cnt;
     r.requeueable = slurm_requeue_allowed(job);
+    r.reservable = std::any_of(c.in.begin(), c.in.end(), [](const QueuedJob& q) { return !q.no_reserve; });
     r.request = request_record(job, memory);
     // A job of several reservations may run in each its records name (the first is the
     // request's own; job->resv_name lists them all); a job that named none, in the MAGNETIC

@@ -35,6 +35,7 @@ struct QueuedJob {
   // named none), read while it was valid; empty: none.
   std::string reservation;
   bool magnetic = false;
+  bool no_reserve = false;  // the record's QOS has the NoReserve flag
 };
 
 struct PartitionQueue {

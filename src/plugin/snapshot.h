@@ -71,6 +71,9 @@ struct JobRecord {
   // Slurm would requeue it (slurm_requeue.h); then apply_requeue_opt_in() keeps it only
   // where the administrator opted in (easypp_requeue_partitions).
   bool requeueable = false;
+  // Waiting jobs: false when every queue record's QOS has Slurm's NoReserve flag (then
+  // stock backfill reserves nothing for it either).
+  bool reservable = true;
   // Running jobs: the partition it runs in.
   std::string partition;
   std::vector<ShareRecord> shares;  // running jobs: per node

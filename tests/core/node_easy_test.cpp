@@ -106,6 +106,47 @@ TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
   }
 }
 
+// Slurm's QOS flag NoReserve (Job::reservable false): the same node as above. H (32
+// CPUs, 950 MB) does not fit now, but may not be reserved: L (16 CPUs, 90 MB, 3600 s),
+// which would have delayed H at 600, fits now and starts. With G, as wide as H but
+// reservable, queued between them: G is the head, reserved at 600 (A's end frees the
+// node's memory), and L, whose 90 MB would leave G only 50 MB there, waits again: the
+// next reservable job becomes the head. Conservative and depth 2 alike.
+TEST(NodeEasy, NoReserveJobIsNeverTheHead) {
+  Machine m;
+  m.add_node(node("n0", 64, 1000));
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 64;
+  s.running.push_back(holding(1, 600, {{0, res(8, 900)}}));
+  JobRequest wide;
+  wide.tasks = 32;
+  wide.per_task = res(1, 0);
+  wide.per_node = res(0, 950);
+  JobRequest l;
+  l.tasks = 16;
+  l.per_task = res(1, 0);
+  l.per_node = res(0, 90);
+  Job h = asking(2, wide, 600);
+  h.reservable = false;
+  s.waiting.push_back(h);
+  s.waiting.push_back(asking(3, l, 3600));
+  for (const char* policy : {"easy", "easy++", "conservative", "easy++:depth=2"}) {
+    const Decision d = plan(policy, s);
+    EXPECT_TRUE(d.reservations.empty()) << policy;
+    EXPECT_TRUE(test::starts(d, 3)) << policy << ": no reservation for H to delay";
+  }
+  s.waiting.insert(s.waiting.begin() + 1, asking(4, wide, 600));
+  for (const char* policy : {"easy", "easy++", "conservative"}) {
+    const Decision d = plan(policy, s);
+    ASSERT_FALSE(d.reservations.empty()) << policy;  // conservative also reserves L
+    EXPECT_EQ(d.reservations[0].job, 4u) << policy << ": the next job is the head";
+    for (const Reservation& r : d.reservations) EXPECT_NE(r.job, 2u) << policy;
+    EXPECT_EQ(d.reservations[0].start, 600);
+    EXPECT_FALSE(test::starts(d, 3)) << policy << ": L would delay G";
+  }
+}
+
 // Hyperthreads under CR_Core: one node of 3 cores x 2 threads (6 CPUs, unit 2). R holds
 // 4 CPUs (2 cores) until 120. H asks 5 tasks: 3 cores, so it waits for R (reserved at
 // 120). B asks 1 task (3600 s): Slurm gives it a whole core, 2 CPUs, so at 120 only 4

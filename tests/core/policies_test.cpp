@@ -49,6 +49,29 @@ TEST(Golden, Figure1OneMoreTimeUnitAndJob4Waits) {
   EXPECT_EQ(d.reservations[0].start, 2);
 }
 
+// Slurm's QOS flag NoReserve: Figure 1 with job 3 (8 procs) not reservable. Job 4
+// (2 procs, 3 long) would delay job 3's reservation at 2, but there is none: it starts on
+// the 2 idle processors. With a reservable job 5 (8 procs, 4 long) behind job 3, job 5
+// is the head at 2 with 0 extra, and job 4 waits again.
+TEST(Golden, NoReserveJobGetsNoReservation) {
+  for (const char* policy : {"easy", "easy++", "conservative", "easy++:depth=2"}) {
+    ClusterState s = figure1(3);
+    s.waiting[0].reservable = false;
+    Decision d = plan(policy, s);
+    EXPECT_EQ(d.start, std::vector<JobId>{4}) << policy;
+    EXPECT_TRUE(d.reservations.empty()) << policy;
+    s.waiting.insert(s.waiting.begin() + 1, waiting(5, 8, 4));
+    d = plan(policy, s);
+    EXPECT_TRUE(d.start.empty()) << policy;
+    ASSERT_FALSE(d.reservations.empty()) << policy;
+    EXPECT_EQ(d.reservations[0].job, 5u) << policy;
+    EXPECT_EQ(d.reservations[0].start, 2) << policy;
+  }
+  EXPECT_TRUE(make_policy("easy++")->traits().honours_reservable);
+  EXPECT_TRUE(make_policy("conservative")->traits().honours_reservable);
+  EXPECT_FALSE(make_policy("pv-easy")->traits().honours_reservable);
+}
+
 TEST(Golden, FcfsNeverBackfills) {
   const Decision d = plan("fcfs", figure1(2));
   EXPECT_TRUE(d.start.empty());

@@ -485,6 +485,36 @@ TEST_F(FakeSlurm, UnlimitedPartitionPlansAYear) {
   EXPECT_EQ(s.waiting[1].limit, YEAR_SECONDS);
 }
 
+// Slurm's QOS flag NoReserve: a job of such a QOS is read as not reservable (stock
+// backfill reserves nothing for it); one of another QOS, or of none, as reservable.
+TEST_F(FakeSlurm, NoReserveQosJobsAreNotReservable) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  slurmdb_qos_rec_t standby{}, normal{};
+  standby.id = 3;
+  standby.flags = QOS_FLAG_NO_RESERVE;
+  normal.id = 4;
+  job_record_t* s = pending(30, 1, 1);
+  job_record_t* n = pending(31, 1, 1);
+  job_record_t* none = pending(32, 1, 1);
+  s->qos_ptr = &standby;
+  n->qos_ptr = &normal;
+  queue(s, p, 3);
+  queue(n, p, 2);
+  queue(none, p, 1);
+  const JobQueue q = read_job_queue(10);
+  ASSERT_EQ(q.all.size(), 3u);
+  EXPECT_TRUE(q.all[0].no_reserve);
+  EXPECT_FALSE(q.all[1].no_reserve);
+  const ClusterSnapshot snap = read_cluster(cluster_jobs(q, [](part_record_t*) { return true; }), kNow);
+  ASSERT_EQ(snap.waiting.size(), 3u);
+  EXPECT_FALSE(snap.waiting[0].reservable);
+  EXPECT_TRUE(snap.waiting[1].reservable);
+  EXPECT_TRUE(snap.waiting[2].reservable);
+  s->qos_ptr = nullptr;
+  n->qos_ptr = nullptr;
+}
+
 TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
   nodes({4, 4}, {true, true});
   part_record_t* a = partition("a", {0});
