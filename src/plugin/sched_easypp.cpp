@@ -524,18 +524,13 @@ class Scheduler {
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
-        // A job of a QOS blocked earlier in this decision is planned again without it; one
-        // with a record in a partition whose QOS was blocked, without those records.
-        if (!blocked.held.count(id)) {
-          if (blocked.blocks(job, id) || of_blocked_partition_qos(w->second.choices, blocked, true)) {
-            not_runnable.insert(id);
-            again = true;
-            continue;
-          }
-          if (of_blocked_partition_qos(w->second.choices, blocked, false)) {
-            again = true;
-            continue;
-          }
+        // A job of a QOS blocked earlier in this decision, or with a record in a partition
+        // whose QOS was, is planned again: the re-plan (nodes_queue) leaves out the blocked
+        // records, and the job itself when its own QOS is blocked or no record is left.
+        if (!blocked.held.count(id) &&
+            (blocked.blocks(job, id) || of_blocked_partition_qos(w->second.choices, blocked))) {
+          again = true;
+          continue;
         }
         OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
         const bool backfilled =
@@ -586,10 +581,10 @@ class Scheduler {
         if (held && limit_held) blocked.held.insert(id);
         if (!held) {
           again = true;
-          // Blocked by the partition QOS of the partition tried: planned again in its
-          // other partitions (the re-plan leaves out the blocked partition's records).
-          if (!(group_limit && !of_blocked_partition_qos(w->second.choices, blocked, true)))
-            not_runnable.insert(id);
+          // Blocked by a QOS group limit: the re-plan leaves out that QOS's jobs and the
+          // records of partitions it is the partition QOS of, so one refused by the
+          // partition QOS of the partition tried is planned again in its others.
+          if (!group_limit) not_runnable.insert(id);
         }
         if (trace)
           info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
@@ -606,16 +601,13 @@ class Scheduler {
     });
   }
 
-  // Whether every record's partition QOS is blocked (`all`: then no record may start it
-  // now), or any record's.
+  // Whether any record's partition has a blocked QOS as its partition QOS.
   static bool of_blocked_partition_qos(const std::vector<StartChoice>& choices,
-                                       const QosBlock& blocked, bool all) {
-    if (blocked.qos.empty() || choices.empty()) return false;
-    const auto in_blocked = [&](const StartChoice& c) {
+                                       const QosBlock& blocked) {
+    if (blocked.qos.empty()) return false;
+    return std::any_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
       return blocked.blocks(find_part_record(const_cast<char*>(c.partition.c_str())));
-    };
-    return all ? std::all_of(choices.begin(), choices.end(), in_blocked)
-               : std::any_of(choices.begin(), choices.end(), in_blocked);
+    });
   }
 
   // A heterogeneous job starts only when the plan starts every pending component now (then

@@ -81,6 +81,11 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
   if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS)) return true;
   if (!job->tres_req_cnt || !job->part_ptr) return true;
   request.assign(job->tres_req_cnt, job->tres_req_cnt + slurmctld_tres_cnt);
+  // Billed by the record's partition (its TRESBillingWeights), as stock backfill bills it
+  // before this check: the job's own billing is its first partition's, from submission.
+  if (TRES_ARRAY_BILLING < slurmctld_tres_cnt)
+    request[TRES_ARRAY_BILLING] = static_cast<std::uint64_t>(assoc_mgr_tres_weighted(
+        request.data(), job->part_ptr->billing_weights, slurm_conf.priority_flags, false));
   if (acct_policy_job_runnable_post_select(job, request.data(), false)) return true;
   if (!per_node_reason(job->state_reason)) return false;
   job->state_reason = WAIT_NO_REASON;
@@ -95,7 +100,8 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
 // Asked once per job, QOS and partition: the job carries the record's QOS
 // (compat::use_record_qos) and partition, as in stock backfill, so the partition QOS and
 // the partition's time limits are the record's. (The TRES request is the job's as
-// recorded at submission; stock recomputes its memory and billing per partition.)
+// recorded at submission, billed by the record's partition; stock also recomputes its
+// memory with the partition's defaults.)
 // Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
 class RunnableNow {
  public:

@@ -14,6 +14,11 @@
 # Worked out by hand: J's record in a is left out, the one in b is reserved at Y's end, so
 # L waits; once Y is cancelled, J starts on n2. (Before, the plugin asked both records'
 # checks with one partition: J was planned in a or left out, and L started on n2.)
+# Second case, billing: the same two partitions, a with TRESBillingWeights=CPU=4.0, and the
+# job's QOS bq with GrpTRES=billing=8. J (4 CPUs, -p a,b, QOS bq) is billed 16 in a, over
+# the limit, and 4 in b. Worked out by hand: stock bills each record by its partition, so
+# J starts in b, on n2. (Before, the plugin checked every record with the billing J was
+# given at submission.)
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 export LIVE_EXTRA_PARAMS=sched_interval=-1
@@ -39,4 +44,18 @@ case_partition_qos() {
   scancel "$x" "$j" "$l"
 }
 
+case_partition_billing() {
+  live_up --nodes 2 --cpus 4 --partitions 'a:n1;b:n2' --accounting --enforce limits,qos
+  tb_qos_add bq GrpTRES=billing=8
+  tb_user_add nobody first qos=normal,bq
+  scontrol update PartitionName=a TRESBillingWeights=CPU=4.0
+  local j
+  j=$(tb_submit_as nobody 4 10 J 'sleep 300' -p a,b -q bq)
+  wait_state "$j" RUNNING 20
+  assert_eq n2 "$(job_field "$j" NodeList)" "J's node (billed 16 in a, over GrpTRES=billing=8)"
+  assert_eq b "$(job_field "$j" Partition)" "J's partition"
+  scancel "$j"
+}
+
 each_scheduler case_partition_qos
+TEST_NAME=$TEST_NAME.billing each_scheduler case_partition_billing
