@@ -136,6 +136,16 @@ class Parser {
       else
         fail(key, value, "must be an absolute file path",
              "StateSaveLocation/easypp/predictor.json");
+    } else if (k == "bf_min_age_reserve") {
+      int_key(key, value, 0, 30 * 24 * 3600, c.min_age_reserve);
+    } else if (k == "bf_min_prio_reserve") {
+      std::int64_t v = 0;
+      const char* end = value.data() + value.size();
+      auto [p, ec] = std::from_chars(value.data(), end, v);
+      if (ec != std::errc() || p != end || v < 1 || v > 4294967295LL)
+        fail(key, value, "expected an integer in 1..4294967295", "0 (off)");
+      else
+        c.min_prio_reserve = v;
     } else if (k == "easypp_debug") {
       const std::string v = lower(value);
       if (v == "1" || v == "yes" || v == "true") c.debug = true;
@@ -362,19 +372,21 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     const auto comma = rest.find(',');
     const std::string_view item = trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    if (item.size() >= 3 && lower(item.substr(0, 3)) == "bf_") {
+    const auto eq = item.find('=');
+    const std::string slurm_key = lower(trim(item.substr(0, eq)));
+    // Stock backfill's keys: two are honoured as it honours them, the rest ignored.
+    const bool reserve_key = slurm_key == "bf_min_age_reserve" || slurm_key == "bf_min_prio_reserve";
+    if (item.size() >= 3 && lower(item.substr(0, 3)) == "bf_" && !reserve_key) {
       out.ignored.push_back(ignored_backfill_key(item));
       continue;
     }
-    const auto eq = item.find('=');
-    const std::string slurm_key = lower(trim(item.substr(0, eq)));
     if (slurm_key == "assoc_limit_stop") {
       out.config.assoc_limit_stop = true;
       continue;
     }
     // Slurm's keys, but for max_rpc_cnt, which the plugin honours as stock backfill does.
     if ((item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") &&
-        slurm_key != "max_rpc_cnt" && slurm_key != "max_sched_rpc_cnt")
+        slurm_key != "max_rpc_cnt" && slurm_key != "max_sched_rpc_cnt" && !reserve_key)
       continue;
     if (eq == std::string_view::npos) {
       out.errors.push_back("SchedulerParameters " + std::string(item) +

@@ -3,6 +3,7 @@
 #ifndef EASYPP_PLUGIN_CONFIG_H
 #define EASYPP_PLUGIN_CONFIG_H
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -69,6 +70,12 @@ struct Config {
   // QOS or association limit is planned and keeps what the plan gives it, so no lower job
   // in its partition takes it; off: such a job is left out of the plan.
   bool assoc_limit_stop = false;  // assoc_limit_stop (a flag; stock matches the word)
+  // Slurm's own bf_min_age_reserve and bf_min_prio_reserve, honoured as stock backfill
+  // does: nothing is reserved for a job eligible for less than that many seconds, or of
+  // a lower priority (a QOS's MinPrioThreshold takes the place of the latter); it starts
+  // only where it fits now, and the jobs behind it are planned as if it were not there.
+  int min_age_reserve = 0;            // bf_min_age_reserve, 0..2592000 (30 days); 0: off
+  std::int64_t min_prio_reserve = 0;  // bf_min_prio_reserve, 1..4294967295; 0: off
 
   // Log every decision at info level even without DebugFlags=Backfill.
   bool debug = false;  // easypp_debug=0|1

@@ -325,7 +325,8 @@ class Scheduler {
         const YieldPoint fresh_hold = [&] { return locks.poll(config_.yield_interval_usec / 4); };
         const JobQueue queue = read_job_queue(
             config_.max_job_test, yield, fresh_hold,
-            config_.assoc_limit_stop ? LimitBlocked::planned : LimitBlocked::left_out);
+            config_.assoc_limit_stop ? LimitBlocked::planned : LimitBlocked::left_out,
+            ReserveRules{config_.min_age_reserve, config_.min_prio_reserve});
         if (queue.abandoned) return;
         counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         counts.sort_usec = std::max(counts.sort_usec, queue.sort_usec);

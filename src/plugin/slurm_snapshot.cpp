@@ -129,15 +129,23 @@ bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
   return it->second;
 }
 
-// Whether the job's QOS (the record's, set on the job) has the NoReserve flag: stock
-// backfill then starts the job only where it fits now and reserves nothing for it.
-bool qos_no_reserve(const job_record_t* job) {
+// Whether stock backfill would reserve for a record of the job (its QOS and partition set
+// on the job, `priority` the record's): not when the QOS has the NoReserve flag, nor when
+// the priority is under the QOS's MinPrioThreshold (else bf_min_prio_reserve), nor when
+// the job has been eligible (begin_time) for less than bf_min_age_reserve. Such a job
+// starts only where it fits now.
+bool may_reserve(job_record_t* job, std::uint32_t priority, const ReserveRules& rules) {
   assoc_mgr_lock_t locks = {};
   locks.qos = READ_LOCK;
   assoc_mgr_lock(&locks);
   const bool no_reserve = job->qos_ptr && (job->qos_ptr->flags & QOS_FLAG_NO_RESERVE);
   assoc_mgr_unlock(&locks);
-  return no_reserve;
+  if (no_reserve) return false;
+  std::int64_t threshold = acct_policy_get_prio_thresh(job, false);
+  if (threshold == 0) threshold = rules.min_prio;
+  if (threshold > 0 && priority < threshold) return false;
+  return !(rules.min_age > 0 && job->details && job->details->begin_time &&
+           difftime(time(nullptr), job->details->begin_time) < rules.min_age);
 }
 
 // Whether `part` is still one of the job's partitions (an update during a yield may
@@ -358,7 +366,8 @@ int end_state_of(std::uint32_t job_state) {
 }
 
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
-                        const YieldPoint& before_sort, LimitBlocked limit_blocked) {
+                        const YieldPoint& before_sort, LimitBlocked limit_blocked,
+                        const ReserveRules& reserve) {
   JobQueue out;
   const auto t0 = std::chrono::steady_clock::now();
   QueueBuild built = build_queue_in_slices(yield, before_sort);
@@ -422,7 +431,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
       }
       auto& jobs = out.partitions[it->second].jobs;
       QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
-      q.no_reserve = qos_no_reserve(rec->job_ptr);
+      q.no_reserve = !may_reserve(rec->job_ptr, rec->priority, reserve);
       if (rec->resv_ptr) {
         // A reservation deleted during a yield: its records are gone with it.
         const slurmctld_resv_t* resv = yielded ? live_reservations.find(rec->resv_ptr) : rec->resv_ptr;

@@ -35,7 +35,10 @@ struct QueuedJob {
   // named none), read while it was valid; empty: none.
   std::string reservation;
   bool magnetic = false;
-  bool no_reserve = false;  // the record's QOS has the NoReserve flag
+  // Nothing may be reserved for it, as stock backfill reserves nothing: its QOS has the
+  // NoReserve flag, or it is under bf_min_prio_reserve (or its QOS's MinPrioThreshold)
+  // or bf_min_age_reserve.
+  bool no_reserve = false;
 };
 
 struct PartitionQueue {
@@ -68,9 +71,16 @@ struct JobQueue {
 // `limit_blocked`: whether a job a QOS or association limit holds back now is left out
 // (stock backfill's default) or planned (SchedulerParameters=assoc_limit_stop).
 enum class LimitBlocked { left_out, planned };
+// Stock backfill's bf_min_age_reserve and bf_min_prio_reserve (0: off): a record under
+// either is not reserved for (QueuedJob::no_reserve).
+struct ReserveRules {
+  int min_age = 0;
+  std::int64_t min_prio = 0;
+};
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {},
                         const YieldPoint& before_sort = {},
-                        LimitBlocked limit_blocked = LimitBlocked::left_out);
+                        LimitBlocked limit_blocked = LimitBlocked::left_out,
+                        const ReserveRules& reserve = {});
 
 // A queued job once, with every partition it is queued in (highest priority first).
 // `job` may go stale when an array task starts (the meta record is split, keeping `id`):

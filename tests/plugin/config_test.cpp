@@ -81,6 +81,26 @@ TEST(PluginConfig, SlurmsAssocLimitStop) {
   EXPECT_FALSE(parse("sched_interval=-1,easypp_interval=3").config.assoc_limit_stop);
 }
 
+// Stock backfill's bf_min_age_reserve and bf_min_prio_reserve are honoured (not among the
+// ignored keys); out of stock's ranges (age 0..30 days, priority 1..4294967295) they stay
+// off with one error naming the item.
+TEST(PluginConfig, MinimumAgeAndPriorityToReserve) {
+  const ParsedConfig p = parse("bf_min_age_reserve=600,bf_min_prio_reserve=4294967295,bf_continue");
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.min_age_reserve, 600);
+  EXPECT_EQ(p.config.min_prio_reserve, 4294967295LL);
+  EXPECT_EQ(p.ignored, (std::vector<std::string>{"bf_continue (none: a pass goes on after "
+                                                 "yielding its locks unless partitions or the "
+                                                 "configuration changed)"}));
+  const ParsedConfig bad = parse("bf_min_age_reserve=2592001,bf_min_prio_reserve=0");
+  ASSERT_EQ(bad.errors.size(), 2u);
+  EXPECT_EQ(bad.config.min_age_reserve, 0);
+  EXPECT_EQ(bad.config.min_prio_reserve, 0);
+  EXPECT_NE(bad.errors[0].find("bf_min_age_reserve=2592001"), std::string::npos) << bad.errors[0];
+  EXPECT_NE(bad.errors[1].find("bf_min_prio_reserve=0"), std::string::npos) << bad.errors[1];
+  EXPECT_EQ(parse("BF_MIN_PRIO_RESERVE=7").config.min_prio_reserve, 7);
+}
+
 TEST(PluginConfig, AdminLimitsAndReservationDepth) {
   const ParsedConfig p = parse("easypp_max_starts=5,easypp_max_job_user=3,"
                                "easypp_reservation_depth=4,easypp_partition_policy=a:easy;"

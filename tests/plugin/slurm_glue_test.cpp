@@ -40,7 +40,10 @@ std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
 std::vector<uint32_t> g_post_select_over;  // jobs acct_policy_job_runnable_post_select refuses
 std::vector<uint32_t> g_post_select_per_node;  // ... for a per-node limit (MaxTRESPerNode)
 std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it was asked
+uint32_t g_prio_thresh = 0;  // acct_policy_get_prio_thresh (a QOS's MinPrioThreshold)
 }
+
+extern "C" uint32_t acct_policy_get_prio_thresh(job_record_t*, bool) { return g_prio_thresh; }
 
 extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
   const bool qos_over = job->qos_ptr && std::find(g_qos_over_limits.begin(), g_qos_over_limits.end(),
@@ -215,6 +218,7 @@ class FakeSlurm : public ::testing::Test {
     g_post_select_over.clear();
     g_post_select_cpus.clear();
     g_post_select_per_node.clear();
+    g_prio_thresh = 0;
     slurmctld_tres_cnt = 0;
     accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
@@ -513,6 +517,36 @@ TEST_F(FakeSlurm, NoReserveQosJobsAreNotReservable) {
   EXPECT_TRUE(snap.waiting[2].reservable);
   s->qos_ptr = nullptr;
   n->qos_ptr = nullptr;
+}
+
+// bf_min_prio_reserve and bf_min_age_reserve: a record of lower priority, or of a job
+// eligible for less time, is not reserved for; a QOS's MinPrioThreshold takes the place
+// of bf_min_prio_reserve, as in stock backfill.
+TEST_F(FakeSlurm, LowPriorityOrYoungJobsAreNotReservable) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* high = pending(40, 1, 1);
+  job_record_t* low = pending(41, 1, 1);
+  job_record_t* young = pending(42, 1, 1);
+  high->details->begin_time = time(nullptr) - 1000;
+  low->details->begin_time = time(nullptr) - 1000;
+  young->details->begin_time = time(nullptr) - 10;
+  queue(high, p, 500);
+  queue(low, p, 99);
+  queue(young, p, 400);
+  const auto unreservable = [&](const ReserveRules& rules) {
+    const JobQueue q = read_job_queue(10, {}, {}, LimitBlocked::left_out, rules);
+    std::vector<uint32_t> out;
+    for (const QueuedJob& r : q.all)
+      if (r.no_reserve) out.push_back(r.job->job_id);
+    return out;
+  };
+  EXPECT_EQ(unreservable({}), std::vector<uint32_t>{});
+  EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{41});
+  EXPECT_EQ(unreservable({600, 0}), std::vector<uint32_t>{42});
+  EXPECT_EQ(unreservable({600, 100}), (std::vector<uint32_t>{42, 41}));
+  g_prio_thresh = 450;  // the QOS's threshold, not bf_min_prio_reserve's
+  EXPECT_EQ(unreservable({0, 100}), (std::vector<uint32_t>{42, 41}));
 }
 
 TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
