@@ -70,31 +70,42 @@ Decision plan(const char* policy, const ClusterState& state) {
   return make_policy(policy)->plan(state);
 }
 
-// Issue 13's case: one node, 64 CPUs, 1000 MB. A (8 CPUs, 900 MB) runs until 600. H (32
-// CPUs, 950 MB) waits first: only 100 MB are free, so H is the head, reserved at 600 on
-// node0. L (16 CPUs, 90 MB, 3600 s) fits the idle node now (56 CPUs, 100 MB), but at 600
-// the node has 64 CPUs and 1000 MB free, H takes 32 and 950, leaving 32 CPUs and 50 MB:
-// L's 90 MB do not fit, so L would delay H and must wait. (On CPUs alone, 32 >= 16 would
-// have let it start: the promise broken by memory.) S (16 CPUs, 90 MB, 300 s) ends at
-// 300 < 600 and starts.
-TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
+// Issue 13's node: one node, 64 CPUs, 1000 MB; A (8 CPUs, 900 MB) runs until 600. The
+// requests: wide (32 CPUs, 950 MB) and small (16 CPUs, 90 MB). Not copyable: the state
+// points at the machine.
+struct MemoryNode {
   Machine m;
-  m.add_node(node("n0", 64, 1000));
   ClusterState s;
-  s.machine = &m;
-  s.procs = 64;
-  s.running.push_back(holding(1, 600, {{0, res(8, 900)}}));
-  JobRequest h;
-  h.tasks = 32;
-  h.per_task = res(1, 0);
-  h.per_node = res(0, 950);
-  JobRequest l;
-  l.tasks = 16;
-  l.per_task = res(1, 0);
-  l.per_node = res(0, 90);
-  s.waiting.push_back(asking(2, h, 600));
-  s.waiting.push_back(asking(3, l, 3600));
-  s.waiting.push_back(asking(4, l, 300));
+  JobRequest wide;
+  JobRequest small;
+  MemoryNode() {
+    m.add_node(node("n0", 64, 1000));
+    s.machine = &m;
+    s.procs = 64;
+    s.running.push_back(holding(1, 600, {{0, res(8, 900)}}));
+    wide.tasks = 32;
+    wide.per_task = res(1, 0);
+    wide.per_node = res(0, 950);
+    small.tasks = 16;
+    small.per_task = res(1, 0);
+    small.per_node = res(0, 90);
+  }
+  MemoryNode(const MemoryNode&) = delete;
+  MemoryNode& operator=(const MemoryNode&) = delete;
+};
+
+// Issue 13's case, on that node. H (wide) waits first: only 100 MB are free, so H is the
+// head, reserved at 600 on node0. L (small, 3600 s) fits the idle node now (56 CPUs, 100
+// MB), but at 600 the node has 64 CPUs and 1000 MB free, H takes 32 and 950, leaving 32
+// CPUs and 50 MB: L's 90 MB do not fit, so L would delay H and must wait. (On CPUs alone,
+// 32 >= 16 would have let it start: the promise broken by memory.) S (small, 300 s) ends
+// at 300 < 600 and starts.
+TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
+  MemoryNode n;
+  ClusterState& s = n.s;
+  s.waiting.push_back(asking(2, n.wide, 600));
+  s.waiting.push_back(asking(3, n.small, 3600));
+  s.waiting.push_back(asking(4, n.small, 300));
   for (const char* policy : {"easy", "easy++"}) {
     const Decision d = plan(policy, s);
     ASSERT_EQ(d.reservations.size(), 1u) << policy;
@@ -106,40 +117,28 @@ TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
   }
 }
 
-// Slurm's QOS flag NoReserve (Job::reservable false): the same node as above. H (32
-// CPUs, 950 MB) does not fit now, but may not be reserved: L (16 CPUs, 90 MB, 3600 s),
-// which would have delayed H at 600, fits now and starts. With G, as wide as H but
-// reservable, queued between them: G is the head, reserved at 600 (A's end frees the
-// node's memory), and L, whose 90 MB would leave G only 50 MB there, waits again: the
-// next reservable job becomes the head. Conservative and depth 2 alike.
+// Slurm's QOS flag NoReserve (Job::reservable false), on the same node. H (wide) does not
+// fit now, but may not be reserved: L (small, 3600 s), which would have delayed H at 600,
+// fits now and starts. With G, as wide as H but reservable, queued between them: G is the
+// head, reserved at 600 (A's end frees the node's memory), and L, whose 90 MB would leave
+// G only 50 MB there, waits again: the next reservable job becomes the head. Conservative
+// and depth 2 alike.
 TEST(NodeEasy, NoReserveJobIsNeverTheHead) {
-  Machine m;
-  m.add_node(node("n0", 64, 1000));
-  ClusterState s;
-  s.machine = &m;
-  s.procs = 64;
-  s.running.push_back(holding(1, 600, {{0, res(8, 900)}}));
-  JobRequest wide;
-  wide.tasks = 32;
-  wide.per_task = res(1, 0);
-  wide.per_node = res(0, 950);
-  JobRequest l;
-  l.tasks = 16;
-  l.per_task = res(1, 0);
-  l.per_node = res(0, 90);
-  Job h = asking(2, wide, 600);
+  MemoryNode n;
+  ClusterState& s = n.s;
+  Job h = asking(2, n.wide, 600);
   h.reservable = false;
   s.waiting.push_back(h);
-  s.waiting.push_back(asking(3, l, 3600));
+  s.waiting.push_back(asking(3, n.small, 3600));
   for (const char* policy : {"easy", "easy++", "conservative", "easy++:depth=2"}) {
     const Decision d = plan(policy, s);
     EXPECT_TRUE(d.reservations.empty()) << policy;
     EXPECT_TRUE(test::starts(d, 3)) << policy << ": no reservation for H to delay";
   }
-  s.waiting.insert(s.waiting.begin() + 1, asking(4, wide, 600));
-  for (const char* policy : {"easy", "easy++", "conservative"}) {
+  s.waiting.insert(s.waiting.begin() + 1, asking(4, n.wide, 600));
+  for (const char* policy : {"easy", "easy++", "conservative", "easy++:depth=2"}) {
     const Decision d = plan(policy, s);
-    ASSERT_FALSE(d.reservations.empty()) << policy;  // conservative also reserves L
+    ASSERT_FALSE(d.reservations.empty()) << policy;  // conservative and depth 2 also reserve L
     EXPECT_EQ(d.reservations[0].job, 4u) << policy << ": the next job is the head";
     for (const Reservation& r : d.reservations) EXPECT_NE(r.job, 2u) << policy;
     EXPECT_EQ(d.reservations[0].start, 600);
