@@ -24,10 +24,10 @@ Decision ConservativePolicy::plan(const ClusterState& state) {
     // Not startable: either later in the plan, or "now" only because some running job's
     // prediction has expired; either way it holds its place in the plan, unless it may not
     // be reserved (then the jobs behind it are planned as if it were not there).
+    someone_waits = true;
     if (!job.reservable) continue;
     profile_.reserve(start, job.prediction, job.procs);
     decision.reservations.push_back({job.id, start});
-    someone_waits = true;
   }
   return decision;
 }
@@ -49,7 +49,10 @@ Decision ConservativePolicy::plan_on_nodes(const ClusterState& state) {
       if (someone_waits) decision.backfilled.push_back(job.id);
       continue;
     }
-    if (!job.reservable) continue;
+    if (!job.reservable) {
+      someone_waits = true;
+      continue;
+    }
     NodePlan::Slot slot = plan.earliest_start(request, job.prediction, job.estimate);
     if (slot.start == kNever) continue;
     plan.reserve(slot.allocation, slot.start, job.prediction);

@@ -24,7 +24,9 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
   // Every start on the pool needs its processors idle (EasyPlan::fits_now), and without a
   // bound the pass keeps no memory (traits().blocked_passes_idle).
   config_.traits.blocked_passes_idle = !config_.bound;
-  config_.traits.honours_reservable = true;
+  // Without backfilling (fcfs) every blocked job blocks the queue, as Slurm's FIFO
+  // scheduler does whatever its QOS says.
+  config_.traits.honours_reservable = config_.backfill;
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;
   rules_.lookahead = static_cast<std::size_t>(config_.lookahead);

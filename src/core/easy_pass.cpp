@@ -150,6 +150,9 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
     }
   };
 
+  // A job not reserved for was passed over: the starts after it are backfills (in name
+  // only: they plan as the jobs before the head do).
+  bool passed_over = false;
   std::size_t k = 0;
   for (; k < positions_.size() && reserved_.size() < depth; ++k) {
     const std::uint32_t p = positions_[k];
@@ -172,12 +175,15 @@ void EasyPass::plan(const ClusterState& state, const EasyRules& rules, Decision&
       }
     }
     if (placement) {
-      start(p, *placement, runtime, backfill);
+      start(p, *placement, runtime, backfill || passed_over);
       continue;
     }
-    // Never reserved: it starts only where it fits now (later in this pass it fits no
-    // better), and the jobs behind it are planned as if it were not there.
-    if (!job.reservable) continue;
+    // Never reserved (with backfilling): it starts only where it fits now (later in this
+    // pass it fits no better), and the jobs behind it are planned as if it were not there.
+    if (!job.reservable && rules.backfill_order != nullptr) {
+      passed_over = true;
+      continue;
+    }
     const EasyPlan::Slot slot = plan_.head_start(job);
     if (slot.start == kNever) continue;  // windows keep it off every node for good
     if (reserved_.empty()) head_ = Head{p, slot.start};

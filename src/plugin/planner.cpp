@@ -206,7 +206,8 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     if (!policy.traits().honours_reservable &&
         std::any_of(waiting[g].begin(), waiting[g].end(), [](const JobFacts& f) { return !f.reservable; }))
       out.notes.push_back("easypp_policy " + group.policy + " does not honour the QOS flag "
-                          "NoReserve: jobs of such a QOS are reserved like any other");
+                          "NoReserve, bf_min_prio_reserve or bf_min_age_reserve: jobs they "
+                          "exempt from reservations are reserved like any other");
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
     group.state = slot.ledger->state();

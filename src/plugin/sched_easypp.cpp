@@ -443,18 +443,34 @@ class Scheduler {
     std::vector<StartChoice> choices;  // priority order
   };
 
-  // assoc_limit_stop: the QOS records held jobs found at a group limit, for the rest of
-  // the pass. As stock backfill sets their blocked_until, no later job of such a QOS (its
-  // own, or its record's partition QOS) starts in the pass: it would take what the limit
-  // keeps for the held job. Held jobs themselves stay planned.
+  // assoc_limit_stop: the QOS (ids) held jobs found at a group limit, for the rest of the
+  // pass. As stock backfill sets their blocked_until, no later queue record of such a QOS
+  // (the record's own QOS, or its partition's QOS) starts in the pass: it would take what
+  // the limit keeps for the held job. Held jobs themselves stay planned.
+  // Slurm's QOS records are read under assoc_mgr's QOS lock (as stock backfill reads
+  // blocked_until), taken after slurmctld's.
+  class QosReadLock {
+   public:
+    QosReadLock() { assoc_mgr_lock(&locks_); }
+    ~QosReadLock() { assoc_mgr_unlock(&locks_); }
+    QosReadLock(const QosReadLock&) = delete;
+    QosReadLock& operator=(const QosReadLock&) = delete;
+
+   private:
+    assoc_mgr_lock_t locks_ = {.qos = READ_LOCK};
+  };
+
   struct QosBlock {
-    std::unordered_set<const void*> qos;
+    std::unordered_set<std::uint32_t> qos;
     std::unordered_set<JobId> held;
-    bool blocks(const job_record_t* job, JobId id) const {
-      return !qos.empty() && !held.count(id) && job->qos_ptr && qos.count(job->qos_ptr);
-    }
-    bool blocks(const part_record_t* part) const {
-      return !qos.empty() && part && part->qos_ptr && qos.count(part->qos_ptr);
+    // A record of `job` under QOS `qos_id` (0: the job's one QOS, as on 22.05) in `part`
+    // (under a QosReadLock).
+    bool blocks(const job_record_t* job, JobId id, std::uint32_t qos_id,
+                const part_record_t* part) const {
+      if (qos.empty() || held.count(id)) return false;
+      if (qos_id == 0 && job->qos_ptr) qos_id = job->qos_ptr->id;
+      if (qos_id != 0 && qos.count(qos_id)) return true;
+      return part && part->qos_ptr && qos.count(part->qos_ptr->id);
     }
   };
 
@@ -467,9 +483,12 @@ class Scheduler {
     auto keep = [](part_record_t* part) { return (part->state_up & PARTITION_SCHED) != 0; };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
     std::erase_if(jobs, [&](ClusterJob& c) {
-      if (not_runnable.count(c.id) > 0 || blocked.blocks(c.job, c.id)) return true;
-      if (!blocked.held.count(c.id))
-        std::erase_if(c.in, [&](const QueuedJob& q) { return blocked.blocks(q.partition); });
+      if (not_runnable.count(c.id) > 0) return true;
+      if (blocked.qos.empty()) return false;
+      const QosReadLock lock;
+      std::erase_if(c.in, [&](const QueuedJob& q) {
+        return blocked.blocks(c.job, c.id, q.qos_id, q.partition);
+      });
       return c.in.empty();
     });
     if (config_.max_job_user > 0) {
@@ -486,7 +505,7 @@ class Scheduler {
   // runnable now: returns true so that the cluster is planned again without it (at most
   // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
   // what the plan gave it: no later job takes it; so does one a QOS or association limit
-  // holds back under assoc_limit_stop.
+  // holds back under assoc_limit_stop; not one nothing may be reserved for.
   // Between starts it may yield the locks (`yield`): every job and partition is found
   // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
@@ -497,8 +516,13 @@ class Scheduler {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
     std::unordered_set<JobId> unmodelled;
-    for (const JobRecord& r : snap.waiting)
+    // Jobs nothing may be reserved for (QOS NoReserve, bf_min_prio_reserve,
+    // bf_min_age_reserve): a refused one keeps nothing either, as stock reserves nothing.
+    std::unordered_set<JobId> unreservable;
+    for (const JobRecord& r : snap.waiting) {
       if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
+      if (!r.reservable) unreservable.insert(slurm_job_id(r.id));
+    }
     for (const std::string& note : model.notes) log_once(note);
     for (const std::string& note : plan.notes) log_once(note);
     bool again = false;
@@ -525,11 +549,10 @@ class Scheduler {
         job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
         if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
         if (!het_job_planned(job, planned)) continue;
-        // A job of a QOS blocked earlier in this decision, or with a record in a partition
-        // whose QOS was, is planned again: the re-plan (nodes_queue) leaves out the blocked
-        // records, and the job itself when its own QOS is blocked or no record is left.
-        if (!blocked.held.count(id) &&
-            (blocked.blocks(job, id) || of_blocked_partition_qos(w->second.choices, blocked))) {
+        // A job with a record of a QOS blocked earlier in this decision (its own, or its
+        // partition's) is planned again: the re-plan (nodes_queue) leaves out the blocked
+        // records, and the job when none is left.
+        if (of_blocked_qos(job, id, w->second.choices, blocked)) {
           again = true;
           continue;
         }
@@ -576,9 +599,12 @@ class Scheduler {
         const bool limit_held =
             limit_refused && (in_one_partition(w->second.choices) ||
                               (group_limit && job->qos_blocking_ptr == job->qos_ptr));
-        const bool held =
-            (refused_for_resources(rc) || limit_held) && !unmodelled.count(id);
-        if (group_limit) blocked.qos.insert(job->qos_blocking_ptr);
+        const bool held = (refused_for_resources(rc) || limit_held) && !unmodelled.count(id) &&
+                          !unreservable.count(id);
+        if (group_limit) {
+          const QosReadLock lock;
+          blocked.qos.insert(static_cast<const slurmdb_qos_rec_t*>(job->qos_blocking_ptr)->id);
+        }
         if (held && limit_held) blocked.held.insert(id);
         if (!held) {
           again = true;
@@ -602,12 +628,14 @@ class Scheduler {
     });
   }
 
-  // Whether any record's partition has a blocked QOS as its partition QOS.
-  static bool of_blocked_partition_qos(const std::vector<StartChoice>& choices,
-                                       const QosBlock& blocked) {
+  // Whether any of the job's records is of a blocked QOS, its own or its partition's.
+  static bool of_blocked_qos(const job_record_t* job, JobId id,
+                             const std::vector<StartChoice>& choices, const QosBlock& blocked) {
     if (blocked.qos.empty()) return false;
+    const QosReadLock lock;
     return std::any_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
-      return blocked.blocks(find_part_record(const_cast<char*>(c.partition.c_str())));
+      return blocked.blocks(job, id, c.qos_id,
+                            find_part_record(const_cast<char*>(c.partition.c_str())));
     });
   }
 

@@ -120,9 +120,9 @@ TEST(NodeEasy, MemoryBoundHeadKeepsItsReservation) {
 // Slurm's QOS flag NoReserve (Job::reservable false), on the same node. H (wide) does not
 // fit now, but may not be reserved: L (small, 3600 s), which would have delayed H at 600,
 // fits now and starts. With G, as wide as H but reservable, queued between them: G is the
-// head, reserved at 600 (A's end frees the node's memory), and L, whose 90 MB would leave
-// G only 50 MB there, waits again: the next reservable job becomes the head. Conservative
-// and depth 2 alike.
+// head, reserved at 600 (A's end frees the node's memory), and L, whose 90 MB do not fit
+// beside G's 950 MB there, waits again: the next reservable job becomes the head.
+// Conservative and depth 2 alike.
 TEST(NodeEasy, NoReserveJobIsNeverTheHead) {
   MemoryNode n;
   ClusterState& s = n.s;

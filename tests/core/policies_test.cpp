@@ -51,14 +51,16 @@ TEST(Golden, Figure1OneMoreTimeUnitAndJob4Waits) {
 
 // Slurm's QOS flag NoReserve: Figure 1 with job 3 (8 procs) not reservable. Job 4
 // (2 procs, 3 long) would delay job 3's reservation at 2, but there is none: it starts on
-// the 2 idle processors. With a reservable job 5 (8 procs, 4 long) behind job 3, job 5
-// is the head at 2 with 0 extra, and job 4 waits again.
+// the 2 idle processors (a backfill: it passed job 3 by). With a reservable job 5 (8
+// procs, 4 long) behind job 3, job 5 is the head at 2 with 0 extra, and job 4 waits
+// again.
 TEST(Golden, NoReserveJobGetsNoReservation) {
   for (const char* policy : {"easy", "easy++", "conservative", "easy++:depth=2"}) {
     ClusterState s = figure1(3);
     s.waiting[0].reservable = false;
     Decision d = plan(policy, s);
     EXPECT_EQ(d.start, std::vector<JobId>{4}) << policy;
+    EXPECT_EQ(d.backfilled, std::vector<JobId>{4}) << policy << ": it passed job 3 by";
     EXPECT_TRUE(d.reservations.empty()) << policy;
     s.waiting.insert(s.waiting.begin() + 1, waiting(5, 8, 4));
     d = plan(policy, s);
@@ -67,6 +69,14 @@ TEST(Golden, NoReserveJobGetsNoReservation) {
     EXPECT_EQ(d.reservations[0].job, 5u) << policy;
     EXPECT_EQ(d.reservations[0].start, 2) << policy;
   }
+  // FCFS (no backfilling) blocks on job 3 whatever it says, as Slurm's FIFO scheduler.
+  ClusterState s = figure1(3);
+  s.waiting[0].reservable = false;
+  const Decision d = plan("fcfs", s);
+  EXPECT_TRUE(d.start.empty());
+  ASSERT_EQ(d.reservations.size(), 1u);
+  EXPECT_EQ(d.reservations[0].job, 3u);
+  EXPECT_FALSE(make_policy("fcfs")->traits().honours_reservable);
   EXPECT_TRUE(make_policy("easy++")->traits().honours_reservable);
   EXPECT_TRUE(make_policy("conservative")->traits().honours_reservable);
   EXPECT_FALSE(make_policy("pv-easy")->traits().honours_reservable);

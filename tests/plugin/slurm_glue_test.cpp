@@ -41,6 +41,7 @@ std::vector<uint32_t> g_post_select_over;  // jobs acct_policy_job_runnable_post
 std::vector<uint32_t> g_post_select_per_node;  // ... for a per-node limit (MaxTRESPerNode)
 std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it was asked
 uint32_t g_prio_thresh = 0;  // acct_policy_get_prio_thresh (a QOS's MinPrioThreshold)
+std::vector<uint64_t> g_post_select_billing;  // the billing of each request it was asked
 }
 
 extern "C" uint32_t acct_policy_get_prio_thresh(job_record_t*, bool) { return g_prio_thresh; }
@@ -61,6 +62,7 @@ extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
 extern "C" bool acct_policy_job_runnable_post_select(job_record_t* job, uint64_t* tres_req_cnt,
                                                      bool) {
   g_post_select_cpus.push_back(tres_req_cnt[TRES_ARRAY_CPU]);
+  g_post_select_billing.push_back(tres_req_cnt[TRES_ARRAY_BILLING]);
   if (std::find(g_post_select_per_node.begin(), g_post_select_per_node.end(), job->job_id) !=
       g_post_select_per_node.end()) {
     job->state_reason = WAIT_QOS_MAX_CPU_PER_NODE;
@@ -219,6 +221,7 @@ class FakeSlurm : public ::testing::Test {
     g_post_select_cpus.clear();
     g_post_select_per_node.clear();
     g_prio_thresh = 0;
+    g_post_select_billing.clear();
     slurmctld_tres_cnt = 0;
     accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
@@ -545,8 +548,25 @@ TEST_F(FakeSlurm, LowPriorityOrYoungJobsAreNotReservable) {
   EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{41});
   EXPECT_EQ(unreservable({600, 0}), std::vector<uint32_t>{42});
   EXPECT_EQ(unreservable({600, 100}), (std::vector<uint32_t>{42, 41}));
-  g_prio_thresh = 450;  // the QOS's threshold, not bf_min_prio_reserve's
+  g_prio_thresh = 450;  // the QOS's threshold, in bf_min_prio_reserve's place
   EXPECT_EQ(unreservable({0, 100}), (std::vector<uint32_t>{42, 41}));
+  EXPECT_EQ(unreservable({0, 0}), (std::vector<uint32_t>{42, 41})) << "without the key too";
+  g_prio_thresh = 50;  // in its place even when lower
+  EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{});
+}
+
+// The post-select check bills each record by its partition (TRESBillingWeights; none here,
+// so CPUs, as Slurm bills without weights), not with the billing recorded at submission.
+TEST_F(FakeSlurm, PostSelectBillingIsTheRecordsPartitions) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* job = pending(50, 3, 10);
+  tres_request(job, 3);
+  job->tres_req_cnt[TRES_ARRAY_BILLING] = 99;
+  queue(job, p, 1);
+  const JobQueue q = read_job_queue(10);
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_EQ(g_post_select_billing, std::vector<uint64_t>{3});
 }
 
 TEST_F(FakeSlurm, QueueGroupedByPartitionInPriorityOrderWithCap) {
