@@ -203,11 +203,15 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     // A policy that kills plans with no job waiting too: timed-run commits a job whose
     // trial ends then (otherwise a later arrival's trial would kill it).
     if (waiting[g].empty() && g > 0 && !policy.traits().kills) continue;
+    group.honours_reservable = policy.traits().honours_reservable;
     if (!policy.traits().honours_reservable &&
         std::any_of(waiting[g].begin(), waiting[g].end(), [](const JobFacts& f) { return !f.reservable; }))
-      out.notes.push_back("easypp_policy " + group.policy + " does not honour the QOS flag "
-                          "NoReserve, bf_min_prio_reserve or bf_min_age_reserve: jobs they "
-                          "exempt from reservations are reserved like any other");
+      out.notes.push_back("easypp_policy " + group.policy + " plans jobs exempt from "
+                          "reservations (QOS flag NoReserve, bf_min_prio_reserve, "
+                          "bf_min_age_reserve) like any other" +
+                          std::string(group.policy.rfind("fcfs", 0) == 0
+                                          ? ": first come, first served waits for them"
+                                          : ""));
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
     group.state = slot.ledger->state();

@@ -34,6 +34,7 @@ std::vector<std::string> killing_policy_names();
 // One plan on the cluster's nodes: a group of partitions planned together by one policy.
 struct GroupPlan {
   std::string policy;
+  bool honours_reservable = false;  // the policy's PolicyTraits::honours_reservable
   std::vector<std::size_t> partitions;  // Machine partition indices
   ClusterState state;                   // what the policy saw (machine: the model's)
   Decision decision;

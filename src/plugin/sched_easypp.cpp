@@ -482,15 +482,17 @@ class Scheduler {
                                       const QosBlock& blocked) {
     auto keep = [](part_record_t* part) { return (part->state_up & PARTITION_SCHED) != 0; };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
+    std::optional<QosReadLock> lock;
+    if (!blocked.qos.empty()) lock.emplace();
     std::erase_if(jobs, [&](ClusterJob& c) {
       if (not_runnable.count(c.id) > 0) return true;
       if (blocked.qos.empty()) return false;
-      const QosReadLock lock;
       std::erase_if(c.in, [&](const QueuedJob& q) {
         return blocked.blocks(c.job, c.id, q.qos_id, q.partition);
       });
       return c.in.empty();
     });
+    lock.reset();
     if (config_.max_job_user > 0) {
       std::unordered_map<std::uint32_t, int> per_user;
       std::erase_if(jobs, [&](const ClusterJob& c) {
@@ -517,7 +519,8 @@ class Scheduler {
     // wrong, so a refusal must not keep resources for them.
     std::unordered_set<JobId> unmodelled;
     // Jobs nothing may be reserved for (QOS NoReserve, bf_min_prio_reserve,
-    // bf_min_age_reserve): a refused one keeps nothing either, as stock reserves nothing.
+    // bf_min_age_reserve): a refused one keeps nothing either, as stock reserves nothing,
+    // under a policy that honours that (fcfs waits for it, as Slurm's FIFO scheduler).
     std::unordered_set<JobId> unreservable;
     for (const JobRecord& r : snap.waiting) {
       if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
@@ -600,7 +603,7 @@ class Scheduler {
             limit_refused && (in_one_partition(w->second.choices) ||
                               (group_limit && job->qos_blocking_ptr == job->qos_ptr));
         const bool held = (refused_for_resources(rc) || limit_held) && !unmodelled.count(id) &&
-                          !unreservable.count(id);
+                          !(group.honours_reservable && unreservable.count(id));
         if (group_limit) {
           const QosReadLock lock;
           blocked.qos.insert(static_cast<const slurmdb_qos_rec_t*>(job->qos_blocking_ptr)->id);
@@ -608,9 +611,9 @@ class Scheduler {
         if (held && limit_held) blocked.held.insert(id);
         if (!held) {
           again = true;
-          // Blocked by a QOS group limit: the re-plan leaves out that QOS's jobs and the
-          // records of partitions it is the partition QOS of, so one refused by the
-          // partition QOS of the partition tried is planned again in its others.
+          // Blocked by a QOS group limit: the re-plan leaves out the records of that QOS,
+          // as their own or their partition's, so one refused by the partition QOS of the
+          // partition tried is planned again in its others.
           if (!group_limit) not_runnable.insert(id);
         }
         if (trace)
