@@ -30,6 +30,7 @@
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_requeue.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
@@ -443,37 +444,6 @@ class Scheduler {
     std::vector<StartChoice> choices;  // priority order
   };
 
-  // assoc_limit_stop: the QOS (ids) held jobs found at a group limit, for the rest of the
-  // pass. As stock backfill sets their blocked_until, no later queue record of such a QOS
-  // (the record's own QOS, or its partition's QOS) starts in the pass: it would take what
-  // the limit keeps for the held job. Held jobs themselves stay planned.
-  // Slurm's QOS records are read under assoc_mgr's QOS lock (as stock backfill reads
-  // blocked_until), taken after slurmctld's.
-  class QosReadLock {
-   public:
-    QosReadLock() { assoc_mgr_lock(&locks_); }
-    ~QosReadLock() { assoc_mgr_unlock(&locks_); }
-    QosReadLock(const QosReadLock&) = delete;
-    QosReadLock& operator=(const QosReadLock&) = delete;
-
-   private:
-    assoc_mgr_lock_t locks_ = {.qos = READ_LOCK};
-  };
-
-  struct QosBlock {
-    std::unordered_set<std::uint32_t> qos;
-    std::unordered_set<JobId> held;
-    // A record of `job` under QOS `qos_id` (0: the job's one QOS, as on 22.05) in `part`
-    // (under a QosReadLock).
-    bool blocks(const job_record_t* job, JobId id, std::uint32_t qos_id,
-                const part_record_t* part) const {
-      if (qos.empty() || held.count(id)) return false;
-      if (qos_id == 0 && job->qos_ptr) qos_id = job->qos_ptr->id;
-      if (qos_id != 0 && qos.count(qos_id)) return true;
-      return part && part->qos_ptr && qos.count(part->qos_ptr->id);
-    }
-  };
-
   // The queued jobs planned: those of partitions that schedule, less the ones found not
   // runnable earlier in the pass, the records of a blocked QOS and those past
   // easypp_max_job_user.
@@ -482,11 +452,11 @@ class Scheduler {
                                       const QosBlock& blocked) {
     auto keep = [](part_record_t* part) { return (part->state_up & PARTITION_SCHED) != 0; };
     std::vector<ClusterJob> jobs = cluster_jobs(queue, keep);
-    std::optional<QosReadLock> lock;
-    if (!blocked.qos.empty()) lock.emplace();
+    std::optional<AssocMgrReadLock> lock;
+    if (!blocked.empty()) lock.emplace();
     std::erase_if(jobs, [&](ClusterJob& c) {
       if (not_runnable.count(c.id) > 0) return true;
-      if (blocked.qos.empty()) return false;
+      if (blocked.empty()) return false;
       std::erase_if(c.in, [&](const QueuedJob& q) {
         return blocked.blocks(c.job, c.id, q.qos_id, q.partition);
       });
@@ -555,7 +525,7 @@ class Scheduler {
         // A job with a record of a QOS blocked earlier in this decision (its own, or its
         // partition's) is planned again: the re-plan (nodes_queue) leaves out the blocked
         // records, and the job when none is left.
-        if (of_blocked_qos(job, id, w->second.choices, blocked)) {
+        if (blocked.blocks_any(job, id, w->second.choices)) {
           again = true;
           continue;
         }
@@ -604,11 +574,8 @@ class Scheduler {
                               (group_limit && job->qos_blocking_ptr == job->qos_ptr));
         const bool held = (refused_for_resources(rc) || limit_held) && !unmodelled.count(id) &&
                           !(group.honours_reservable && unreservable.count(id));
-        if (group_limit) {
-          const QosReadLock lock;
-          blocked.qos.insert(static_cast<const slurmdb_qos_rec_t*>(job->qos_blocking_ptr)->id);
-        }
-        if (held && limit_held) blocked.held.insert(id);
+        if (group_limit) blocked.block_for(job);
+        if (held && limit_held) blocked.hold(id);
         if (!held) {
           again = true;
           // Blocked by a QOS group limit: the re-plan leaves out the records of that QOS,
@@ -628,17 +595,6 @@ class Scheduler {
   static bool in_one_partition(const std::vector<StartChoice>& choices) {
     return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
       return c.partition == choices.front().partition;
-    });
-  }
-
-  // Whether any of the job's records is of a blocked QOS, its own or its partition's.
-  static bool of_blocked_qos(const job_record_t* job, JobId id,
-                             const std::vector<StartChoice>& choices, const QosBlock& blocked) {
-    if (blocked.qos.empty()) return false;
-    const QosReadLock lock;
-    return std::any_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
-      return blocked.blocks(job, id, c.qos_id,
-                            find_part_record(const_cast<char*>(c.partition.c_str())));
     });
   }
 

@@ -84,13 +84,11 @@ inline void use_record_qos(const job_queue_rec_t* rec) {
 
 // After the locks were released (pointers from the queue are gone): the job takes the QOS
 // of id `qos_id` from its own requested list. False when the job no longer requests it;
-// true (nothing to do) for 0 or a job with one QOS.
+// true (nothing to do) for 0 or a job with one QOS. Under assoc_mgr's QOS read lock
+// (AssocMgrReadLock).
 inline bool set_job_qos(job_record_t* job, std::uint32_t qos_id) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
   if (qos_id == 0 || !job->qos_list) return true;
-  assoc_mgr_lock_t locks = {};
-  locks.qos = READ_LOCK;
-  assoc_mgr_lock(&locks);
   slurmdb_qos_rec_t* found = nullptr;
   list_itr_t* it = list_iterator_create(job->qos_list);
   while (auto* qos = static_cast<slurmdb_qos_rec_t*>(list_next(it)))
@@ -99,7 +97,6 @@ inline bool set_job_qos(job_record_t* job, std::uint32_t qos_id) {
       break;
     }
   list_iterator_destroy(it);
-  assoc_mgr_unlock(&locks);
   if (!found) return false;
   job->qos_ptr = found;
 #if EASYPP_SLURM_AT_LEAST(25, 11, 0)

@@ -1,5 +1,6 @@
 // Owners of Slurm's C objects, so that an exception (std::bad_alloc while copying
-// records) leaves no list iterator registered on job_list and leaks no list or bitmap.
+// records) leaves no list iterator registered on job_list, leaks no list or bitmap and
+// keeps no assoc_mgr lock.
 #ifndef EASYPP_PLUGIN_SLURM_HANDLES_H
 #define EASYPP_PLUGIN_SLURM_HANDLES_H
 
@@ -42,6 +43,25 @@ class OwnedBitmap {
 
  private:
   bitstr_t* bitmap_;
+};
+
+// assoc_mgr's read locks for a scope, taken after slurmctld's (as stock backfill takes
+// them): on QOS records, and with kAssociationsAndQos also on associations, which
+// acct_policy's lookups read (acct_policy_get_prio_thresh with assoc_mgr_locked).
+class AssocMgrReadLock {
+ public:
+  enum Scope { kQos, kAssociationsAndQos };
+  explicit AssocMgrReadLock(Scope scope = kQos) {
+    locks_.qos = READ_LOCK;
+    if (scope == kAssociationsAndQos) locks_.assoc = READ_LOCK;
+    assoc_mgr_lock(&locks_);
+  }
+  ~AssocMgrReadLock() { assoc_mgr_unlock(&locks_); }
+  AssocMgrReadLock(const AssocMgrReadLock&) = delete;
+  AssocMgrReadLock& operator=(const AssocMgrReadLock&) = delete;
+
+ private:
+  assoc_mgr_lock_t locks_ = {};
 };
 
 }  // namespace easypp::plugin

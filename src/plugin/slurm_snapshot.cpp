@@ -135,13 +135,12 @@ bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
 // the job has been eligible (begin_time) for less than bf_min_age_reserve. Such a job
 // starts only where it fits now.
 bool may_reserve(job_record_t* job, std::uint32_t priority, const ReserveRules& rules) {
-  assoc_mgr_lock_t locks = {};
-  locks.qos = READ_LOCK;
-  assoc_mgr_lock(&locks);
-  const bool no_reserve = job->qos_ptr && (job->qos_ptr->flags & QOS_FLAG_NO_RESERVE);
-  assoc_mgr_unlock(&locks);
-  if (no_reserve) return false;
-  std::int64_t threshold = acct_policy_get_prio_thresh(job, false);
+  std::int64_t threshold = 0;
+  {
+    const AssocMgrReadLock lock(AssocMgrReadLock::kAssociationsAndQos);
+    if (job->qos_ptr && (job->qos_ptr->flags & QOS_FLAG_NO_RESERVE)) return false;
+    threshold = acct_policy_get_prio_thresh(job, true);
+  }
   if (threshold == 0) threshold = rules.min_prio;
   if (threshold > 0 && priority < threshold) return false;
   return !(rules.min_age > 0 && job->details && job->details->begin_time &&

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "plugin/slurm_handles.h"
+
 namespace easypp::plugin {
 
 namespace {
@@ -36,6 +38,12 @@ int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
     FREE_NULL_BITMAP(original);
   }
   return rc;
+}
+
+// The job takes the QOS of id `qos_id` (a queue record's) if it still requests it.
+bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
+  const AssocMgrReadLock lock;
+  return compat::set_job_qos(job, qos_id);
 }
 
 }  // namespace
@@ -111,7 +119,7 @@ int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool b
     if (std::find(tried.begin(), tried.end(), key) != tried.end()) continue;
     if (std::find(busy.begin(), busy.end(), c->reservation) != busy.end()) continue;
     tried.push_back(key);
-    if (!compat::set_job_qos(job, c->qos_id)) continue;  // no longer requested
+    if (!job_takes_qos(job, c->qos_id)) continue;  // no longer requested
     if (!c->reservation.empty()) {
       slurmctld_resv_t* resv = find_resv_name(const_cast<char*>(c->reservation.c_str()));
       if (!resv) continue;  // deleted since the queue was read

@@ -19,6 +19,7 @@
 #include "easypp/predictor.h"
 #include "plugin/slurm_accounting.h"
 #include "plugin/slurm_job_queue.h"
+#include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_snapshot.h"
 
 // --- fake slurmctld state -------------------------------------------------------------
@@ -141,7 +142,18 @@ int select_g_select_jobinfo_get(dynamic_plugin_data_t*, enum select_jobdata_type
 void set_job_failed_assoc_qos_ptr(job_record_t*) {}
 int acct_policy_handle_accrue_time(job_record_t*, bool) { return SLURM_SUCCESS; }
 void job_resv_append_magnetic(job_queue_req_t*) {}
-part_record_t* find_part_record(char*) { return nullptr; }
+part_record_t* find_part_record(char* name) {
+  if (!part_list) return nullptr;
+  ListIterator it = list_iterator_create(part_list);
+  part_record_t* found = nullptr;
+  while (auto* p = static_cast<part_record_t*>(list_next(it)))
+    if (std::string(p->name) == name) {
+      found = p;
+      break;
+    }
+  list_iterator_destroy(it);
+  return found;
+}
 bool slurm_preemption_enabled(void) { return g_preemption; }
 void sort_job_queue(List) { ++g_slurm_sorts; }
 
@@ -983,6 +995,47 @@ TEST_F(FakeSlurm, UnderAssocLimitStopJobsHeldByLimitsAreQueued) {
   EXPECT_EQ(no_lic->state_reason, WAIT_LICENSES);
   EXPECT_TRUE(g_post_select_cpus.empty()) << "no limit check asked";
   EXPECT_EQ(pre->state_reason, WAIT_NO_REASON);
+}
+
+// assoc_limit_stop: once a held job is found at a group limit of QOS a, no later record of
+// QOS a starts in the pass: a record whose own QOS is a, or whose partition's QOS is a.
+// A record of another QOS of the same job is not blocked (the record's QOS counts, not
+// whatever QOS the queue build left on the job), nor is the held job itself.
+TEST_F(FakeSlurm, BlockedQosStopsLaterRecordsOfItOrOfItsPartition) {
+  nodes({8}, {true});
+  slurmdb_qos_rec_t a{}, b{};
+  a.id = 5;
+  b.id = 6;
+  part_record_t* plain = partition("plain", {0});
+  part_record_t* under_a = partition("under_a", {0});
+  under_a->qos_ptr = &a;
+  part_list = list_create(nullptr);
+  list_append(part_list, plain);
+  list_append(part_list, under_a);
+  job_record_t* held = pending(1, 4, 10);
+  held->qos_ptr = &a;
+  held->qos_blocking_ptr = &a;
+  job_record_t* later = pending(2, 1, 10);
+  later->qos_ptr = &a;
+  job_record_t* other = pending(3, 1, 10);
+  other->qos_ptr = &b;
+  QosBlock blocked;
+  EXPECT_FALSE(blocked.blocks_any(later, 2, {StartChoice{"plain"}})) << "nothing blocked yet";
+  blocked.block_for(held);
+  blocked.hold(1);
+  EXPECT_FALSE(blocked.empty());
+  EXPECT_FALSE(blocked.blocks(held, 1, 0, plain)) << "the held job stays planned";
+  EXPECT_TRUE(blocked.blocks(later, 2, 0, plain)) << "the job's one QOS (22.05)";
+  EXPECT_TRUE(blocked.blocks(later, 2, 5, plain)) << "the record's QOS";
+  EXPECT_FALSE(blocked.blocks(later, 2, 6, plain)) << "the record's QOS, not the job's";
+  EXPECT_FALSE(blocked.blocks(other, 3, 0, plain));
+  EXPECT_TRUE(blocked.blocks(other, 3, 0, under_a)) << "its partition's QOS";
+  StartChoice in_plain{"plain"}, in_under_a{"under_a"};
+  EXPECT_FALSE(blocked.blocks_any(other, 3, {in_plain}));
+  EXPECT_TRUE(blocked.blocks_any(other, 3, {in_plain, in_under_a}));
+  EXPECT_FALSE(blocked.blocks_any(held, 1, {in_plain, in_under_a}));
+  StartChoice gone{"deleted"};
+  EXPECT_FALSE(blocked.blocks_any(other, 3, {gone})) << "a partition deleted meanwhile";
 }
 
 // Records past a partition's cap are not checked (stock tests no more: bf_max_job_part),
