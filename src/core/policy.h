@@ -41,6 +41,9 @@ struct PolicyTraits {
   // EASY family and conservative backfilling. The papers' other policies (multiple
   // queues, PV-EASY, timed runs) reserve every job alike.
   bool honours_reservable = false;
+  // The policy starts jobs in queue order only, never passing a waiting job (fcfs): it
+  // waits for a job that may not be reserved, as Slurm's FIFO scheduler does.
+  bool starts_in_order = false;
 };
 
 class Policy {

@@ -209,8 +209,8 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
       out.notes.push_back("easypp_policy " + group.policy + " plans jobs exempt from "
                           "reservations (QOS flag NoReserve, bf_min_prio_reserve, "
                           "bf_min_age_reserve) like any other" +
-                          std::string(group.policy.rfind("fcfs", 0) == 0
-                                          ? ": first come, first served waits for them"
+                          std::string(policy.traits().starts_in_order
+                                          ? ": it starts jobs in queue order and waits for them"
                                           : ""));
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);

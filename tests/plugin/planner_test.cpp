@@ -61,9 +61,9 @@ struct OnePartition {
   std::vector<JobRecord> waiting;  // each asks for procs CPUs (one task each)
 };
 
-// The plan of the group planning `p`'s partition (its state's machine dropped: the
-// model it points to is local).
-GroupPlan plan_one(Planner& planner, const OnePartition& p) {
+// The plan of `p`'s cluster (its groups' machines dropped: the model they point to is
+// local).
+ClusterPlan plan_all(Planner& planner, const OnePartition& p) {
   ClusterSnapshot s;
   s.now = p.now;
   NodeRecord node;
@@ -86,9 +86,15 @@ GroupPlan plan_one(Planner& planner, const OnePartition& p) {
   }
   const ClusterModel model = build_cluster_model(s);
   ClusterPlan plan = planner.plan_cluster(model, p.now);
+  for (GroupPlan& g : plan.groups) g.state.machine = nullptr;
+  return plan;
+}
+
+// The plan of the group planning `p`'s partition.
+GroupPlan plan_one(Planner& planner, const OnePartition& p) {
+  ClusterPlan plan = plan_all(planner, p);
   for (GroupPlan& g : plan.groups) {
     if (std::find(g.partitions.begin(), g.partitions.end(), 0u) == g.partitions.end()) continue;
-    g.state.machine = nullptr;
     return std::move(g);
   }
   ADD_FAILURE() << "no group plans partition " << p.name;
@@ -251,6 +257,34 @@ TEST(PluginPlanner, LearningIsDeduplicatedByJobId) {
   planner.retain_finished({});
   planner.job_ended(finished(40, 3, 50, 100));
   EXPECT_EQ(planner.history_records(), 1u);
+}
+
+// A job stock backfill reserves nothing for (QOS NoReserve, bf_min_prio_reserve,
+// bf_min_age_reserve) waits: a policy that reserves every job alike says so once in the
+// pass's notes, fcfs (which starts jobs in queue order: its traits, not its name) that it
+// waits for it; a policy that honours the exemption says nothing.
+TEST(PluginPlanner, PoliciesThatReserveExemptJobsSaySo) {
+  struct Case {
+    std::string policy;
+    bool noted;
+    bool in_order;
+  };
+  for (const Case& c : {Case{"easy++", false, false}, Case{"conservative", false, false},
+                        Case{"fcfs", true, true}, Case{"pv-easy", true, false}}) {
+    Planner planner(config_with(c.policy));
+    OnePartition p;
+    p.procs = 4;
+    p.running = {job(1, 4, 600, 1000, kNow - 10)};
+    p.waiting = {job(2, 4, 600)};
+    p.waiting.front().reservable = false;
+    const ClusterPlan plan = plan_all(planner, p);
+    ASSERT_EQ(plan.notes.size(), c.noted ? 1u : 0u) << c.policy;
+    if (!c.noted) continue;
+    EXPECT_NE(plan.notes.front().find("easypp_policy " + c.policy), std::string::npos)
+        << plan.notes.front();
+    EXPECT_EQ(plan.notes.front().find("queue order") != std::string::npos, c.in_order)
+        << plan.notes.front();
+  }
 }
 
 TEST(PluginPlanner, PerPartitionPolicies) {
