@@ -35,8 +35,9 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 // Parses a whole decimal integer in [lo, hi]; false on anything else.
-bool parse_int(std::string_view text, int lo, int hi, int& out) {
-  int v = 0;
+template <typename Int>
+bool parse_int(std::string_view text, Int lo, Int hi, Int& out) {
+  Int v = 0;
   const char* end = text.data() + text.size();
   auto [p, ec] = std::from_chars(text.data(), end, v);
   if (ec != std::errc() || p != end || v < lo || v > hi) return false;
@@ -139,13 +140,7 @@ class Parser {
     } else if (k == "bf_min_age_reserve") {
       int_key(key, value, 0, 30 * 24 * 3600, c.min_age_reserve);
     } else if (k == "bf_min_prio_reserve") {
-      std::int64_t v = 0;
-      const char* end = value.data() + value.size();
-      auto [p, ec] = std::from_chars(value.data(), end, v);
-      if (ec != std::errc() || p != end || v < 1 || v > 4294967295LL)
-        fail(key, value, "expected an integer in 1..4294967295", "0 (off)");
-      else
-        c.min_prio_reserve = v;
+      int_key<std::int64_t>(key, value, 1, 4294967295LL, c.min_prio_reserve);
     } else if (k == "easypp_debug") {
       const std::string v = lower(value);
       if (v == "1" || v == "yes" || v == "true") c.debug = true;
@@ -236,7 +231,8 @@ class Parser {
     out_.errors.push_back(std::move(line));
   }
 
-  void int_key(std::string_view key, std::string_view value, int lo, int hi, int& field) {
+  template <typename Int = int>
+  void int_key(std::string_view key, std::string_view value, Int lo, Int hi, Int& field) {
     if (!parse_int(value, lo, hi, field))
       fail(key, value,
            "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi),
