@@ -226,4 +226,15 @@ std::vector<Reservation> Planner::forecast_starts(const GroupPlan& plan) {
                             static_cast<std::size_t>(config_.start_estimates));
 }
 
+Time limit_freed_at(const ClusterState& state) {
+  Time next = state.now + 500;
+  bool any = false;
+  for (const RunningJob& r : state.running)
+    if (r.predicted_end() > state.now && (!any || r.predicted_end() < next)) {
+      next = r.predicted_end();
+      any = true;
+    }
+  return next;
+}
+
 }  // namespace easypp::plugin

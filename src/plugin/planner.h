@@ -53,6 +53,12 @@ struct ClusterPlan {
   std::optional<Time> wake_at;
 };
 
+// The start squeue --start shows for a job a limit holds back (assoc_limit_stop), planned
+// in `state`. Stock backfill does not know when a limit frees either (that would take
+// every job's start and end): it shows the next end of a running job after now (its
+// later_start; here the planned end), else 500 s ahead.
+Time limit_freed_at(const ClusterState& state);
+
 class Planner {
  public:
   // Throws std::invalid_argument when a policy or predictor spec is rejected (the config

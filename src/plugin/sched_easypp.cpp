@@ -376,13 +376,14 @@ class Scheduler {
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
         locks.step("start");
-        again = carry_out(plan, model, snap, where, not_runnable, blocked, trace, counts, yield,
-                          stopped);
+        std::vector<Reservation> held;
+        again = carry_out(plan, model, snap, where, not_runnable, blocked, held, trace, counts,
+                          yield, stopped);
         if (stopped) return;
         if (!again || round + 1 == kRounds) {
           locks.step("show");
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
-          show_plan(plan, forecasts, model, where, now, trace);
+          show_plan(plan, forecasts, held, model, where, now, trace);
         }
         // Our own starts need no new pass; a change made by others while we planned (or
         // while the carrying out yielded) does.
@@ -477,13 +478,14 @@ class Scheduler {
   // runnable now: returns true so that the cluster is planned again without it (at most
   // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
   // what the plan gave it: no later job takes it; so does one a QOS or association limit
-  // holds back under assoc_limit_stop; not one nothing may be reserved for.
+  // holds back under assoc_limit_stop (`held` gets its start to show); not one nothing may
+  // be reserved for.
   // Between starts it may yield the locks (`yield`): every job and partition is found
   // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                  const std::unordered_map<JobId, QueuedByName>& where,
-                 std::unordered_set<JobId>& not_runnable, QosBlock& blocked, bool trace,
-                 PassCounts& counts,
+                 std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
+                 std::vector<Reservation>& held_by_limits, bool trace, PassCounts& counts,
                  const YieldPoint& yield, bool& stopped) {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
@@ -575,7 +577,10 @@ class Scheduler {
         const bool held = (refused_for_resources(rc) || limit_held) && !unmodelled.count(id) &&
                           !(group.honours_reservable && unreservable.count(id));
         if (group_limit) blocked.block_for(job);
-        if (held && limit_held) blocked.hold(id);
+        if (held && limit_held) {
+          blocked.hold(id);
+          held_by_limits.push_back({d.start[i], limit_freed_at(group.state)});
+        }
         if (!held) {
           again = true;
           // Blocked by a QOS group limit: the re-plan leaves out the records of that QOS,
@@ -619,11 +624,12 @@ class Scheduler {
     return name.empty() ? "cluster" : name;
   }
 
-  // squeue --start (start time and SchedNodeList) for reserved and forecast jobs, and why
-  // the others wait: a reserved job waits for Resources, a job behind a reservation for
-  // Priority (only reasons the plugin owns are replaced: limits and holds stay).
+  // squeue --start (start time and SchedNodeList) for reserved and forecast jobs and jobs
+  // held by a limit, and why the others wait: a reserved job waits for Resources, a job
+  // behind a reservation for Priority (only reasons the plugin owns are replaced: limits
+  // and holds stay).
   void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
-                 const ClusterModel& model,
+                 const std::vector<Reservation>& held_by_limits, const ClusterModel& model,
                  const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
     // Copies of an array's meta record (array_copy_id) show nothing: the meta record
     // shows the earliest.
@@ -674,6 +680,8 @@ class Scheduler {
       for (const Job& j : group.state.waiting)
         if (!started.count(j.id) && !reserved.count(j.id)) set_reason(job_of(j.id), WAIT_PRIORITY);
     }
+    where = "limits";
+    for (const Reservation& r : held_by_limits) show(r, "held by a limit, shown to start at");
     if (changed) last_job_update = now;
   }
 

@@ -17,7 +17,9 @@
 # reserved from later_start; easypp: the CPUs it was planned on, from now), the Cs wait
 # behind B in the blocked QOS (each would take the 2 CPUs left; three, so that planning
 # again once per blocked job in a pass would not do), D waits on the idle CPUs, and E
-# starts. After `scontrol reconfigure` without the key, B is left out and C1 starts (D
+# starts; squeue --start shows B a start time no later than A's limit (stock: its
+# later_start or 500 s ahead; easypp: the planned end of the first running job to end).
+# After `scontrol reconfigure` without the key, B is left out and C1 starts (D
 # still finds only 2 CPUs). Once A, the Cs, D and E are cancelled, B starts.
 # Second case, a partition QOS: two nodes x 4 CPUs, partitions a (n1, partition QOS pq,
 # GrpTRES=cpu=2) and b (n2). X (2 CPUs, a) runs. J (2 CPUs, -p a,b) fits n1's idle CPUs
@@ -61,6 +63,13 @@ case_assoc_limit_stop() {
     sleep 1
   done
   note "ok: under assoc_limit_stop the Cs and D wait behind B, held back by its QOS group limit"
+  local shown
+  shown=$(squeue_start "$b")
+  [ -n "$shown" ] || fail "squeue --start shows no start time for B, held back by a limit"
+  if [ "$shown" -le "$(date +%s)" ] || [ "$shown" -gt $(( $(date +%s) + 660 )) ]; then
+    fail "B's start time $shown is not within A's 10-min limit from now ($(date +%s))"
+  fi
+  note "ok: squeue --start shows B's start time, $(( shown - $(date +%s) )) s ahead"
   tb_set_params "$(LIVE_EXTRA_PARAMS=sched_interval=-1 live_params)"
   wait_state "$c" RUNNING 20
   note "ok: without assoc_limit_stop, B is left out and C1 started"

@@ -287,6 +287,27 @@ TEST(PluginPlanner, PoliciesThatReserveExemptJobsSaySo) {
   }
 }
 
+// squeue --start for a job a limit holds back: the first planned end of a running job
+// still ahead (one past its prediction is not), else 500 s ahead, as stock shows.
+TEST(PluginPlanner, LimitHeldJobsAreShownTheNextPlannedEnd) {
+  ClusterState state;
+  state.now = kNow;
+  EXPECT_EQ(limit_freed_at(state), kNow + 500) << "nothing runs";
+  auto running = [](Time start, Time prediction) {
+    RunningJob r;
+    r.start = start;
+    r.job.prediction = prediction;
+    r.job.estimate = 3600;
+    return r;
+  };
+  state.running = {running(kNow - 100, 400), running(kNow - 50, 40), running(kNow - 10, 200)};
+  EXPECT_EQ(limit_freed_at(state), kNow + 190);
+  state.running.pop_back();
+  EXPECT_EQ(limit_freed_at(state), kNow + 300);
+  state.running = {running(kNow - 50, 40)};
+  EXPECT_EQ(limit_freed_at(state), kNow + 500) << "only an outlived prediction";
+}
+
 TEST(PluginPlanner, PerPartitionPolicies) {
   Config c;
   c.policy = "easy++";
