@@ -626,8 +626,8 @@ class Scheduler {
 
   // squeue --start (start time and SchedNodeList) for reserved and forecast jobs and jobs
   // held by a limit, and why the others wait: a reserved job waits for Resources, a job
-  // behind a reservation for Priority (only reasons the plugin owns are replaced: limits
-  // and holds stay).
+  // behind a reservation for Priority, a job exempt from reservations ahead of them for
+  // Resources (only reasons the plugin owns are replaced: limits and holds stay).
   void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
                  const std::vector<Reservation>& held_by_limits, const ClusterModel& model,
                  const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
@@ -676,9 +676,15 @@ class Scheduler {
       }
       for (const Reservation& r : forecasts[g]) show(r, "forecast to start at");
       if (d.reservations.empty()) continue;
+      // A job nothing may be reserved for that is ahead of every reserved job (priority
+      // order) waits behind no one: for Resources, as Slurm's main scheduler says.
       std::unordered_set<JobId> started(d.start.begin(), d.start.end());
-      for (const Job& j : group.state.waiting)
-        if (!started.count(j.id) && !reserved.count(j.id)) set_reason(job_of(j.id), WAIT_PRIORITY);
+      bool behind = false;
+      for (const Job& j : group.state.waiting) {
+        if (reserved.count(j.id)) behind = true;
+        if (started.count(j.id) || reserved.count(j.id)) continue;
+        set_reason(job_of(j.id), behind || j.reservable ? WAIT_PRIORITY : WAIT_RESOURCES);
+      }
     }
     where = "limits";
     for (const Reservation& r : held_by_limits) show(r, "held by a limit, shown to start at");

@@ -53,6 +53,18 @@ case_no_reserve() {
     l=$(tb_submit_as nobody 2 60 L 'sleep 300' -q normal)
   fi
   expect_l_runs "$h" "$l" "8 CPUs, R holds 6"
+  if [ "$H_QOS" = standby ]; then
+    # M (QOS normal, 8 CPUs) is reserved behind H: H, ahead of it and reserved nothing,
+    # waits behind no one (its reason is not Priority).
+    local m
+    m=$(tb_submit_as nobody 8 10 M 'sleep 300' -q normal)
+    sleep 6
+    assert_eq PENDING "$(job_field "$m" JobState)" "M (8 CPUs)"
+    [ "$(job_field "$h" Reason)" != Priority ] \
+      || fail "H, ahead of every reserved job, waits with reason Priority"
+    note "ok: H's reason is $(job_field "$h" Reason)"
+    scancel "$m"
+  fi
   scancel "$r" "$h" "$l"
 }
 
