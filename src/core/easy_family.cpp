@@ -27,7 +27,7 @@ EasyFamilyPolicy::EasyFamilyPolicy(EasyFamilyConfig config) : config_(std::move(
   // Without backfilling (fcfs) every blocked job blocks the queue, as Slurm's FIFO
   // scheduler does whatever its QOS says.
   config_.traits.honours_reservable = config_.backfill;
-  config_.traits.starts_in_order = !config_.backfill;
+  config_.traits.never_backfills = !config_.backfill;
   rules_.fit = config_.fit;
   rules_.depth = config_.depth;
   rules_.lookahead = static_cast<std::size_t>(config_.lookahead);

@@ -41,9 +41,10 @@ struct PolicyTraits {
   // EASY family and conservative backfilling. The papers' other policies (multiple
   // queues, PV-EASY, timed runs) reserve every job alike.
   bool honours_reservable = false;
-  // The policy starts jobs in queue order only, never passing a waiting job (fcfs): it
-  // waits for a job that may not be reserved, as Slurm's FIFO scheduler does.
-  bool starts_in_order = false;
+  // The policy never backfills (fcfs, timed-run with base=fcfs): the queue waits at the
+  // first job that does not fit, one that may not be reserved too, as Slurm's FIFO
+  // scheduler waits.
+  bool never_backfills = false;
 };
 
 class Policy {

@@ -22,6 +22,7 @@ TimedRunPolicy::TimedRunPolicy(std::string name, PolicyTraits traits, BaseSchedu
                                 ": must be >= 0 seconds");
   }
   traits_.kills = true;
+  traits_.never_backfills = base == BaseScheduler::fcfs;
 }
 
 Decision TimedRunPolicy::plan(const ClusterState& state) {

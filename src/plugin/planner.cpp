@@ -209,8 +209,8 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
       out.notes.push_back("easypp_policy " + group.policy + " plans jobs exempt from "
                           "reservations (QOS flag NoReserve, bf_min_prio_reserve, "
                           "bf_min_age_reserve) like any other" +
-                          std::string(policy.traits().starts_in_order
-                                          ? ": it starts jobs in queue order and waits for them"
+                          std::string(policy.traits().never_backfills
+                                          ? ": it never backfills, so the queue waits for them"
                                           : ""));
     PredictionSlot& slot = slot_for(group.policy, policy);
     group.decision = slot.ledger->sync(policy, now, procs, &model.machine, model.running, waiting[g]);
@@ -226,7 +226,7 @@ std::vector<Reservation> Planner::forecast_starts(const GroupPlan& plan) {
                             static_cast<std::size_t>(config_.start_estimates));
 }
 
-Time limit_freed_at(const ClusterState& state) {
+Time limit_wait_shown(const ClusterState& state) {
   Time next = state.now + 500;
   bool any = false;
   for (const RunningJob& r : state.running)

@@ -53,11 +53,13 @@ struct ClusterPlan {
   std::optional<Time> wake_at;
 };
 
-// The start squeue --start shows for a job a limit holds back (assoc_limit_stop), planned
-// in `state`. Stock backfill does not know when a limit frees either (that would take
-// every job's start and end): it shows the next end of a running job after now (its
-// later_start; here the planned end), else 500 s ahead.
-Time limit_freed_at(const ClusterState& state);
+// The start squeue --start shows for a job select_nodes refused for a limit under
+// assoc_limit_stop, planned in `state` (its partitions' group): a guess, as stock's is.
+// Stock backfill does not know when a limit frees either (that would take every job's
+// start and end): it shows its later_start, the next change in its plan after now (a
+// running job's end, or the edge of a reservation), else 500 s ahead. Here: the first
+// planned end of one of the group's running jobs after now, else 500 s ahead.
+Time limit_wait_shown(const ClusterState& state);
 
 class Planner {
  public:

@@ -301,6 +301,7 @@ class Scheduler {
     bool trace = config_.debug;
     std::unordered_set<JobId> not_runnable;
     QosBlock blocked;
+    std::vector<Reservation> limit_waits;  // jobs refused for a limit, in any round
     Stamps read_at, seen;
     PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
                                config_.max_rpc_cnt});
@@ -376,14 +377,13 @@ class Scheduler {
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
         locks.step("start");
-        std::vector<Reservation> held;
-        again = carry_out(plan, model, snap, where, not_runnable, blocked, held, trace, counts,
-                          yield, stopped);
+        again = carry_out(plan, model, snap, where, not_runnable, blocked, limit_waits, trace,
+                          counts, yield, stopped);
         if (stopped) return;
         if (!again || round + 1 == kRounds) {
           locks.step("show");
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
-          show_plan(plan, forecasts, held, model, where, now, trace);
+          show_plan(plan, forecasts, limit_waits, model, where, now, trace);
         }
         // Our own starts need no new pass; a change made by others while we planned (or
         // while the carrying out yielded) does.
@@ -478,14 +478,14 @@ class Scheduler {
   // runnable now: returns true so that the cluster is planned again without it (at most
   // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
   // what the plan gave it: no later job takes it; so does one a QOS or association limit
-  // holds back under assoc_limit_stop (`held` gets its start to show); not one nothing may
-  // be reserved for.
+  // holds back under assoc_limit_stop; not one nothing may be reserved for. Every job a
+  // limit refused under assoc_limit_stop gets a start to show in `limit_waits`.
   // Between starts it may yield the locks (`yield`): every job and partition is found
   // again by id and name for each start anyway. `stopped`: the yield said abandon.
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                  const std::unordered_map<JobId, QueuedByName>& where,
                  std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
-                 std::vector<Reservation>& held_by_limits, bool trace, PassCounts& counts,
+                 std::vector<Reservation>& limit_waits, bool trace, PassCounts& counts,
                  const YieldPoint& yield, bool& stopped) {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
@@ -577,10 +577,8 @@ class Scheduler {
         const bool held = (refused_for_resources(rc) || limit_held) && !unmodelled.count(id) &&
                           !(group.honours_reservable && unreservable.count(id));
         if (group_limit) blocked.block_for(job);
-        if (held && limit_held) {
-          blocked.hold(id);
-          held_by_limits.push_back({d.start[i], limit_freed_at(group.state)});
-        }
+        if (held && limit_held) blocked.hold(id);
+        if (limit_refused) limit_waits.push_back({d.start[i], limit_wait_shown(group.state)});
         if (!held) {
           again = true;
           // Blocked by a QOS group limit: the re-plan leaves out the records of that QOS,
@@ -625,21 +623,22 @@ class Scheduler {
   }
 
   // squeue --start (start time and SchedNodeList) for reserved and forecast jobs and jobs
-  // held by a limit, and why the others wait: a reserved job waits for Resources, a job
+  // a limit refused (assoc_limit_stop), and why the others wait: a reserved job waits for Resources, a job
   // behind a reservation for Priority, a job exempt from reservations ahead of them for
   // Resources (only reasons the plugin owns are replaced: limits and holds stay).
   void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
-                 const std::vector<Reservation>& held_by_limits, const ClusterModel& model,
+                 const std::vector<Reservation>& limit_waits, const ClusterModel& model,
                  const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
     // Copies of an array's meta record (array_copy_id) show nothing: the meta record
     // shows the earliest.
-    auto job_of = [&](JobId id) -> job_record_t* {
-      if (id != slurm_job_id(id) || !index.count(id)) return nullptr;
+    // A job refused for a limit earlier in the pass may be out of this round's queue.
+    auto job_of = [&](JobId id, bool queued = true) -> job_record_t* {
+      if (id != slurm_job_id(id) || (queued && !index.count(id))) return nullptr;
       return find_job_record(static_cast<std::uint32_t>(id));
     };
     std::string where;  // the group's name, for traces
-    auto show = [&](const Reservation& r, const char* what) {
-      job_record_t* job = job_of(r.job);
+    auto show = [&](const Reservation& r, const char* what, bool queued = true) {
+      job_record_t* job = job_of(r.job, queued);
       if (!job || !IS_JOB_PENDING(job)) return;
       const time_t start = std::max<time_t>(r.start, now + 1);
       if (job->start_time != 0 && start >= job->start_time) return;
@@ -687,7 +686,7 @@ class Scheduler {
       }
     }
     where = "limits";
-    for (const Reservation& r : held_by_limits) show(r, "held by a limit, shown to start at");
+    for (const Reservation& r : limit_waits) show(r, "refused for a limit, shown to start at", false);
     if (changed) last_job_update = now;
   }
 

@@ -11,7 +11,9 @@
 #   L  2 CPUs, QOS normal, 60-min limit: fits the 2 idle CPUs now, but runs past R's end.
 # Worked out by hand, case by case:
 #   standby:  H in QOS standby: nothing is reserved for H, so L, which would delay a
-#             reservation for H at R's end, starts; H waits.
+#             reservation for H at R's end, starts; H waits. Then M (QOS normal, 8 CPUs)
+#             is reserved behind H; H, reserved nothing and ahead of M, waits behind no
+#             one: its reason is not Priority.
 #   reserved: H in QOS normal, priorities fixed as below, no threshold: H is reserved at
 #             R's end and L waits.
 #   priority: bf_min_prio_reserve=100, H priority 50, L priority 40 (sbatch --priority, as
@@ -20,7 +22,8 @@
 # Last case, a refused job keeps nothing: under assoc_limit_stop, QOS standby also has
 # GrpTRES=cpu=4. A (standby, 2 CPUs) runs; B (standby, 4 CPUs) fits the idle CPUs and is
 # tried, but select_nodes refuses it for the group limit; D (normal, 4 CPUs, 60 min) fits
-# the idle CPUs. Worked out by hand: stock reserves nothing for B (NoReserve), so D starts.
+# the idle CPUs. Worked out by hand: stock reserves nothing for B (NoReserve), so D starts;
+# squeue --start still shows B a start time (stock: its later_start or 500 s ahead).
 # (Before, the plugin kept B's planned CPUs for the pass, as for any job a limit holds
 # back under assoc_limit_stop, and D waited.)
 # The exemption on the resources admins configure: cores and memory consumable
@@ -55,11 +58,12 @@ case_no_reserve() {
   expect_l_runs "$h" "$l" "8 CPUs, R holds 6"
   if [ "$H_QOS" = standby ]; then
     # M (QOS normal, 8 CPUs) is reserved behind H: H, ahead of it and reserved nothing,
-    # waits behind no one (its reason is not Priority).
-    local m
+    # waits behind no one (its reason is not Priority). Judged once a pass has shown
+    # M's reservation (squeue --start).
+    local m tries=40
     m=$(tb_submit_as nobody 8 10 M 'sleep 300' -q normal)
-    sleep 6
-    assert_eq PENDING "$(job_field "$m" JobState)" "M (8 CPUs)"
+    while [ -z "$(squeue_start "$m")" ] && [ $(( tries -= 1 )) -gt 0 ]; do sleep 0.5; done
+    [ -n "$(squeue_start "$m")" ] || fail "no start time shown for M, reserved behind H"
     [ "$(job_field "$h" Reason)" != Priority ] \
       || fail "H, ahead of every reserved job, waits with reason Priority"
     note "ok: H's reason is $(job_field "$h" Reason)"
@@ -111,6 +115,7 @@ case_refused_keeps_nothing() {
   d=$(tb_submit_as nobody 4 60 D 'sleep 300' -q normal)
   wait_state "$d" RUNNING 20
   assert_eq PENDING "$(job_field "$b" JobState)" "B (over standby's GrpTRES=cpu=4)"
+  [ -n "$(squeue_start "$b")" ] || fail "squeue --start shows no start time for B, refused for a limit"
   scancel "$a" "$b" "$d"
 }
 

@@ -261,16 +261,18 @@ TEST(PluginPlanner, LearningIsDeduplicatedByJobId) {
 
 // A job stock backfill reserves nothing for (QOS NoReserve, bf_min_prio_reserve,
 // bf_min_age_reserve) waits: a policy that reserves every job alike says so once in the
-// pass's notes, fcfs (which starts jobs in queue order: its traits, not its name) that it
-// waits for it; a policy that honours the exemption says nothing.
+// pass's notes, one that never backfills (fcfs, timed-run with base=fcfs: its traits, not
+// its name) that the queue waits for it; a policy that honours the exemption says nothing.
 TEST(PluginPlanner, PoliciesThatReserveExemptJobsSaySo) {
   struct Case {
     std::string policy;
     bool noted;
-    bool in_order;
+    bool never_backfills;
   };
-  for (const Case& c : {Case{"easy++", false, false}, Case{"conservative", false, false},
-                        Case{"fcfs", true, true}, Case{"pv-easy", true, false}}) {
+  for (const Case& c :
+       {Case{"easy++", false, false}, Case{"conservative", false, false}, Case{"fcfs", true, true},
+        Case{"pv-easy", true, false}, Case{"timed-run:base=fcfs", true, true},
+        Case{"timed-run", true, false}}) {
     Planner planner(config_with(c.policy));
     OnePartition p;
     p.procs = 4;
@@ -282,17 +284,17 @@ TEST(PluginPlanner, PoliciesThatReserveExemptJobsSaySo) {
     if (!c.noted) continue;
     EXPECT_NE(plan.notes.front().find("easypp_policy " + c.policy), std::string::npos)
         << plan.notes.front();
-    EXPECT_EQ(plan.notes.front().find("queue order") != std::string::npos, c.in_order)
+    EXPECT_EQ(plan.notes.front().find("never backfills") != std::string::npos, c.never_backfills)
         << plan.notes.front();
   }
 }
 
-// squeue --start for a job a limit holds back: the first planned end of a running job
+// squeue --start for a job refused for a limit: the first planned end of a running job
 // still ahead (one past its prediction is not), else 500 s ahead, as stock shows.
-TEST(PluginPlanner, LimitHeldJobsAreShownTheNextPlannedEnd) {
+TEST(PluginPlanner, LimitRefusedJobsAreShownTheNextPlannedEnd) {
   ClusterState state;
   state.now = kNow;
-  EXPECT_EQ(limit_freed_at(state), kNow + 500) << "nothing runs";
+  EXPECT_EQ(limit_wait_shown(state), kNow + 500) << "nothing runs";
   auto running = [](Time start, Time prediction) {
     RunningJob r;
     r.start = start;
@@ -301,11 +303,11 @@ TEST(PluginPlanner, LimitHeldJobsAreShownTheNextPlannedEnd) {
     return r;
   };
   state.running = {running(kNow - 100, 400), running(kNow - 50, 40), running(kNow - 10, 200)};
-  EXPECT_EQ(limit_freed_at(state), kNow + 190);
+  EXPECT_EQ(limit_wait_shown(state), kNow + 190);
   state.running.pop_back();
-  EXPECT_EQ(limit_freed_at(state), kNow + 300);
+  EXPECT_EQ(limit_wait_shown(state), kNow + 300);
   state.running = {running(kNow - 50, 40)};
-  EXPECT_EQ(limit_freed_at(state), kNow + 500) << "only an outlived prediction";
+  EXPECT_EQ(limit_wait_shown(state), kNow + 500) << "only an outlived prediction";
 }
 
 TEST(PluginPlanner, PerPartitionPolicies) {

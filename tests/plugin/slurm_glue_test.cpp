@@ -147,7 +147,7 @@ part_record_t* find_part_record(char* name) {
   ListIterator it = list_iterator_create(part_list);
   part_record_t* found = nullptr;
   while (auto* p = static_cast<part_record_t*>(list_next(it)))
-    if (std::string(p->name) == name) {
+    if (name && p->name && std::string(p->name) == name) {
       found = p;
       break;
     }
