@@ -16,6 +16,10 @@ using ListIterator = list_itr_t*;
 using job_details_t = struct job_details;
 #endif
 
+namespace easypp::plugin {
+class AssocMgrReadLock;  // slurm_handles.h, which includes this file through slurm_api.h
+}
+
 namespace easypp::plugin::compat {
 
 // A job's GRES request or allocation that consumes nothing (e.g. a licence-like GRES).
@@ -82,13 +86,27 @@ inline void use_record_qos(const job_queue_rec_t* rec) {
 #endif
 }
 
-// After the locks were released (pointers from the queue are gone): the job takes the QOS
-// of id `qos_id` from its own requested list. False when the job no longer requests it;
-// true (nothing to do) for 0 or a job with one QOS. Under assoc_mgr's QOS read lock
-// (AssocMgrReadLock).
-inline bool set_job_qos(job_record_t* job, std::uint32_t qos_id) {
+// After the locks were released (pointers from the queue are gone): whether the job must
+// take the QOS of id `qos_id` back from its own requested list (24.11's multi-QOS jobs).
+// Read without assoc_mgr's lock (the list is the job's, under the job lock); when false,
+// set_job_qos has nothing to do, so the start path takes no lock.
+inline bool chooses_qos(const job_record_t* job, std::uint32_t qos_id) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
-  if (qos_id == 0 || !job->qos_list) return true;
+  return qos_id != 0 && job->qos_list;
+#else
+  (void)job;
+  (void)qos_id;
+  return false;
+#endif
+}
+
+// The job takes the QOS of id `qos_id` from its own requested list. False when the job no
+// longer requests it; true (nothing to do) when !chooses_qos. `held`: assoc_mgr's QOS read
+// lock, which the caller holds (slurm_handles.h; its type is only named here).
+inline bool set_job_qos(job_record_t* job, std::uint32_t qos_id, const AssocMgrReadLock& held) {
+  (void)held;
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  if (!chooses_qos(job, qos_id)) return true;
   slurmdb_qos_rec_t* found = nullptr;
   list_itr_t* it = list_iterator_create(job->qos_list);
   while (auto* qos = static_cast<slurmdb_qos_rec_t*>(list_next(it)))

@@ -137,7 +137,10 @@ bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
 bool may_reserve(job_record_t* job, std::uint32_t priority, const ReserveRules& rules) {
   std::int64_t threshold = 0;
   {
-    const AssocMgrReadLock lock(AssocMgrReadLock::kAssociationsAndQos);
+    // The association lock only where acct_policy_get_prio_thresh reads associations.
+    const bool limits = accounting_enforce & ACCOUNTING_ENFORCE_LIMITS;
+    const AssocMgrReadLock lock(limits ? AssocMgrReadLock::kAssociationsAndQos
+                                       : AssocMgrReadLock::kQos);
     if (job->qos_ptr && (job->qos_ptr->flags & QOS_FLAG_NO_RESERVE)) return false;
     threshold = acct_policy_get_prio_thresh(job, true);
   }

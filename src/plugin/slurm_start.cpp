@@ -42,8 +42,9 @@ int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
 
 // The job takes the QOS of id `qos_id` (a queue record's) if it still requests it.
 bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
+  if (!compat::chooses_qos(job, qos_id)) return true;
   const AssocMgrReadLock lock;
-  return compat::set_job_qos(job, qos_id);
+  return compat::set_job_qos(job, qos_id, lock);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_accounting.h"
+#include "plugin/slurm_handles.h"
 #include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_snapshot.h"
@@ -1408,13 +1409,19 @@ TEST_F(FakeSlurm, MultiQosRecordsAreCheckedEachWithItsQos) {
   EXPECT_EQ(queued.all[0].priority, 8u);
   EXPECT_EQ(job->qos_ptr, &b) << "the job carries the record's QOS, as in stock";
   EXPECT_EQ(cluster_jobs(queued, [](part_record_t*) { return true; }).size(), 1u);
-  EXPECT_TRUE(compat::set_job_qos(job, 5));
-  EXPECT_EQ(job->qos_ptr, &a);
-  EXPECT_STREQ(compat::chosen_qos_name(job), "a");
-  EXPECT_FALSE(compat::set_job_qos(job, 7)) << "a QOS the job does not request";
-  EXPECT_EQ(job->qos_ptr, &a);
-  EXPECT_TRUE(compat::set_job_qos(job, 0)) << "0: nothing to set";
+  EXPECT_TRUE(compat::chooses_qos(job, 5)) << "several QOS: the start takes the lock";
+  EXPECT_FALSE(compat::chooses_qos(job, 0)) << "0: no lock, nothing to set";
+  {
+    const AssocMgrReadLock lock;
+    EXPECT_TRUE(compat::set_job_qos(job, 5, lock));
+    EXPECT_EQ(job->qos_ptr, &a);
+    EXPECT_STREQ(compat::chosen_qos_name(job), "a");
+    EXPECT_FALSE(compat::set_job_qos(job, 7, lock)) << "a QOS the job does not request";
+    EXPECT_EQ(job->qos_ptr, &a);
+    EXPECT_TRUE(compat::set_job_qos(job, 0, lock)) << "0: nothing to set";
+  }
   job->qos_list = nullptr;
+  EXPECT_FALSE(compat::chooses_qos(job, 5)) << "one QOS: no lock, nothing to set";
   job->qos_ptr = nullptr;
 }
 #endif
