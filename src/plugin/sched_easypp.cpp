@@ -72,6 +72,12 @@ std::string dirname_of(const std::string& path) {
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// A job a limit refused under assoc_limit_stop, and the start squeue --start shows it.
+struct LimitWait {
+  std::uint32_t job = 0;
+  time_t shown = 0;
+};
+
 struct PassCounts {
   int queued = 0;
   int not_runnable = 0;  // queue records left out for limits or licences
@@ -301,7 +307,7 @@ class Scheduler {
     bool trace = config_.debug;
     std::unordered_set<JobId> not_runnable;
     QosBlock blocked;
-    std::vector<Reservation> limit_waits;  // jobs refused for a limit, in any round
+    std::vector<LimitWait> limit_waits;  // jobs refused for a limit, in any round
     Stamps read_at, seen;
     PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
                                config_.max_rpc_cnt});
@@ -485,7 +491,7 @@ class Scheduler {
   bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                  const std::unordered_map<JobId, QueuedByName>& where,
                  std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
-                 std::vector<Reservation>& limit_waits, bool trace, PassCounts& counts,
+                 std::vector<LimitWait>& limit_waits, bool trace, PassCounts& counts,
                  const YieldPoint& yield, bool& stopped) {
     // Jobs whose feature expression the plan does not model: their planned nodes may be
     // wrong, so a refusal must not keep resources for them.
@@ -505,6 +511,7 @@ class Scheduler {
     for (const GroupPlan& group : plan.groups) {
       const Decision& d = group.decision;
       counts.examined += d.examined;
+      std::optional<Time> limit_wait;  // the group's, at its first limit refusal
       const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
       if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
       // Kills first (papers 002/004): the plan's starts use what they free. Plan again
@@ -578,7 +585,11 @@ class Scheduler {
                           !(group.honours_reservable && unreservable.count(id));
         if (group_limit) blocked.block_for(job);
         if (held && limit_held) blocked.hold(id);
-        if (limit_refused) limit_waits.push_back({d.start[i], limit_wait_shown(group.state)});
+        // Copies of an array's meta record show nothing: the meta record shows its earliest.
+        if (limit_refused && d.start[i] == id) {
+          if (!limit_wait) limit_wait = limit_wait_shown(group.state);
+          limit_waits.push_back({job->job_id, static_cast<time_t>(*limit_wait)});
+        }
         if (!held) {
           again = true;
           // Blocked by a QOS group limit: the re-plan leaves out the records of that QOS,
@@ -623,28 +634,28 @@ class Scheduler {
   }
 
   // squeue --start (start time and SchedNodeList) for reserved and forecast jobs and jobs
-  // a limit refused (assoc_limit_stop), and why the others wait: a reserved job waits for Resources, a job
-  // behind a reservation for Priority, a job exempt from reservations ahead of them for
-  // Resources (only reasons the plugin owns are replaced: limits and holds stay).
+  // a limit refused (assoc_limit_stop), and why the others wait: a reserved job waits for
+  // Resources, a job behind a reservation for Priority, a job exempt from reservations
+  // ahead of them for Resources (only reasons the plugin owns are replaced: limits and
+  // holds stay).
   void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
-                 const std::vector<Reservation>& limit_waits, const ClusterModel& model,
+                 const std::vector<LimitWait>& limit_waits, const ClusterModel& model,
                  const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
     // Copies of an array's meta record (array_copy_id) show nothing: the meta record
     // shows the earliest.
-    // A job refused for a limit earlier in the pass may be out of this round's queue.
-    auto job_of = [&](JobId id, bool queued = true) -> job_record_t* {
-      if (id != slurm_job_id(id) || (queued && !index.count(id))) return nullptr;
+    auto job_of = [&](JobId id) -> job_record_t* {
+      if (id != slurm_job_id(id) || !index.count(id)) return nullptr;
       return find_job_record(static_cast<std::uint32_t>(id));
     };
     std::string where;  // the group's name, for traces
-    auto show = [&](const Reservation& r, const char* what, bool queued = true) {
-      job_record_t* job = job_of(r.job, queued);
+    auto show = [&](job_record_t* job, Time planned, const Allocation* allocation,
+                    const char* what) {
       if (!job || !IS_JOB_PENDING(job)) return;
-      const time_t start = std::max<time_t>(r.start, now + 1);
+      const time_t start = std::max<time_t>(planned, now + 1);
       if (job->start_time != 0 && start >= job->start_time) return;
       job->start_time = start;
-      if (r.allocation) {
-        OwnedBitmap nodes(node_bitmap_of(*r.allocation));
+      if (allocation) {
+        OwnedBitmap nodes(node_bitmap_of(*allocation));
         xfree(job->sched_nodes);
         job->sched_nodes = bitmap2node_name(nodes.get());
       }
@@ -669,11 +680,12 @@ class Scheduler {
       where = group_name(group, model);
       std::unordered_set<JobId> reserved;
       for (const Reservation& r : d.reservations) {
-        show(r, "reserved at");
+        show(job_of(r.job), r.start, r.allocation.get(), "reserved at");
         reserved.insert(r.job);
         set_reason(job_of(r.job), WAIT_RESOURCES);
       }
-      for (const Reservation& r : forecasts[g]) show(r, "forecast to start at");
+      for (const Reservation& r : forecasts[g])
+        show(job_of(r.job), r.start, r.allocation.get(), "forecast to start at");
       if (d.reservations.empty()) continue;
       // A job nothing may be reserved for that is ahead of every reserved job (priority
       // order) waits behind no one: for Resources, as Slurm's main scheduler says.
@@ -685,8 +697,10 @@ class Scheduler {
         set_reason(job_of(j.id), behind || j.reservable ? WAIT_PRIORITY : WAIT_RESOURCES);
       }
     }
+    // A job refused for a limit earlier in the pass may be out of this round's queue.
     where = "limits";
-    for (const Reservation& r : limit_waits) show(r, "refused for a limit, shown to start at", false);
+    for (const LimitWait& w : limit_waits)
+      show(find_job_record(w.job), w.shown, nullptr, "refused for a limit, shown to start at");
     if (changed) last_job_update = now;
   }
 
