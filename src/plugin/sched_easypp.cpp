@@ -75,7 +75,7 @@ std::string dirname_of(const std::string& path) {
 // A job a limit refused under assoc_limit_stop, and the start squeue --start shows it.
 struct LimitWait {
   std::uint32_t job = 0;
-  time_t shown = 0;
+  Time shown = 0;
 };
 
 struct PassCounts {
@@ -588,7 +588,7 @@ class Scheduler {
         // Copies of an array's meta record show nothing: the meta record shows its earliest.
         if (limit_refused && d.start[i] == id) {
           if (!limit_wait) limit_wait = limit_wait_shown(group.state);
-          limit_waits.push_back({job->job_id, static_cast<time_t>(*limit_wait)});
+          limit_waits.push_back({job->job_id, *limit_wait});
         }
         if (!held) {
           again = true;

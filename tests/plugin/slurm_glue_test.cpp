@@ -46,7 +46,11 @@ uint32_t g_prio_thresh = 0;  // acct_policy_get_prio_thresh (a QOS's MinPrioThre
 std::vector<uint64_t> g_post_select_billing;  // the billing of each request it was asked
 }
 
-extern "C" uint32_t acct_policy_get_prio_thresh(job_record_t*, bool) { return g_prio_thresh; }
+// As Slurm's: 0 without reading anything unless limits are enforced (may_reserve then
+// takes no association lock).
+extern "C" uint32_t acct_policy_get_prio_thresh(job_record_t*, bool) {
+  return (accounting_enforce & ACCOUNTING_ENFORCE_LIMITS) ? g_prio_thresh : 0;
+}
 
 extern "C" bool acct_policy_job_runnable_pre_select(job_record_t* job, bool) {
   const bool qos_over = job->qos_ptr && std::find(g_qos_over_limits.begin(), g_qos_over_limits.end(),
@@ -566,6 +570,19 @@ TEST_F(FakeSlurm, LowPriorityOrYoungJobsAreNotReservable) {
   EXPECT_EQ(unreservable({0, 0}), (std::vector<uint32_t>{42, 41})) << "without the key too";
   g_prio_thresh = 50;  // in its place even when lower
   EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{});
+  g_prio_thresh = 450;
+  accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS;  // limits not enforced: no threshold
+  EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{41}) << "bf_min_prio_reserve alone";
+}
+
+// A job that does not choose among several QOS starts without assoc_mgr's lock: on 22.05
+// never, on 24.11 only with a QOS list and a record's QOS id.
+TEST_F(FakeSlurm, OnlyAJobWithSeveralQosChoosesOne) {
+  job_record_t* job = pending(60, 1, 1);
+  EXPECT_FALSE(compat::chooses_qos(job, 0));
+  EXPECT_FALSE(compat::chooses_qos(job, 5)) << "no QOS list";
+  const AssocMgrReadLock lock;
+  EXPECT_TRUE(compat::set_job_qos(job, 5, lock)) << "nothing to set";
 }
 
 // The post-select check bills each record by its partition (TRESBillingWeights; none here,
@@ -1421,7 +1438,7 @@ TEST_F(FakeSlurm, MultiQosRecordsAreCheckedEachWithItsQos) {
     EXPECT_TRUE(compat::set_job_qos(job, 0, lock)) << "0: nothing to set";
   }
   job->qos_list = nullptr;
-  EXPECT_FALSE(compat::chooses_qos(job, 5)) << "one QOS: no lock, nothing to set";
+  EXPECT_FALSE(compat::chooses_qos(job, 5)) << "no QOS list: no lock, nothing to set";
   job->qos_ptr = nullptr;
 }
 #endif
