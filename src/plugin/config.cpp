@@ -138,9 +138,10 @@ class Parser {
         fail(key, value, "must be an absolute file path",
              "StateSaveLocation/easypp/predictor.json");
     } else if (k == "bf_min_age_reserve") {
-      int_key(key, value, 0, 30 * 24 * 3600, c.min_age_reserve);
+      int_key(key, value, 0, 30 * 24 * 3600, c.min_age_reserve, c.min_age_reserve == 0 ? "off" : "");
     } else if (k == "bf_min_prio_reserve") {
-      int_key<std::int64_t>(key, value, 1, 4294967295LL, c.min_prio_reserve);
+      int_key<std::int64_t>(key, value, 1, 4294967295LL, c.min_prio_reserve,
+                            c.min_prio_reserve == 0 ? "off" : "");
     } else if (k == "easypp_debug") {
       const std::string v = lower(value);
       if (v == "1" || v == "yes" || v == "true") c.debug = true;
@@ -231,12 +232,14 @@ class Parser {
     out_.errors.push_back(std::move(line));
   }
 
+  // `kept`: what the value kept means, when its number alone does not say (0: off).
   template <typename Int = int>
-  void int_key(std::string_view key, std::string_view value, Int lo, Int hi, Int& field) {
+  void int_key(std::string_view key, std::string_view value, Int lo, Int hi, Int& field,
+               std::string_view kept = {}) {
     if (!parse_int(value, lo, hi, field))
       fail(key, value,
            "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi),
-           std::to_string(field));
+           std::to_string(field) + (kept.empty() ? "" : " (" + std::string(kept) + ")"));
   }
 
   void one_of(std::string_view key, std::string_view value,

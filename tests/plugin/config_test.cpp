@@ -97,7 +97,9 @@ TEST(PluginConfig, MinimumAgeAndPriorityToReserve) {
   EXPECT_EQ(bad.config.min_age_reserve, 0);
   EXPECT_EQ(bad.config.min_prio_reserve, 0);
   EXPECT_NE(bad.errors[0].find("bf_min_age_reserve=2592001"), std::string::npos) << bad.errors[0];
+  EXPECT_NE(bad.errors[0].find("using default 0 (off)"), std::string::npos) << bad.errors[0];
   EXPECT_NE(bad.errors[1].find("bf_min_prio_reserve=0"), std::string::npos) << bad.errors[1];
+  EXPECT_NE(bad.errors[1].find("using default 0 (off)"), std::string::npos) << bad.errors[1];
   EXPECT_EQ(parse("BF_MIN_PRIO_RESERVE=7").config.min_prio_reserve, 7);
 }
 
