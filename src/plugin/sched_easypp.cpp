@@ -585,7 +585,7 @@ class Scheduler {
                           !(group.honours_reservable && unreservable.count(id));
         if (group_limit) blocked.block_for(job);
         if (held && limit_held) blocked.hold(id);
-        // Copies of an array's meta record show nothing: the meta record shows its earliest.
+        // Only the meta record's own entry is stored, as only it shows a reservation.
         if (limit_refused && d.start[i] == id) {
           if (!limit_wait) limit_wait = limit_wait_shown(group.state);
           limit_waits.push_back({job->job_id, *limit_wait});
@@ -680,9 +680,10 @@ class Scheduler {
       where = group_name(group, model);
       std::unordered_set<JobId> reserved;
       for (const Reservation& r : d.reservations) {
-        show(job_of(r.job), r.start, r.allocation.get(), "reserved at");
+        job_record_t* job = job_of(r.job);
+        show(job, r.start, r.allocation.get(), "reserved at");
         reserved.insert(r.job);
-        set_reason(job_of(r.job), WAIT_RESOURCES);
+        set_reason(job, WAIT_RESOURCES);
       }
       for (const Reservation& r : forecasts[g])
         show(job_of(r.job), r.start, r.allocation.get(), "forecast to start at");

@@ -11,8 +11,8 @@
 # 1,000. So sched/backfill's figure is the mean of two arrays in a row (the best of two
 # made a lucky one the bar), and sched/easypp passes if one of up to three arrays takes at
 # most 10% (+2 s, the polling resolution) longer: a real slowdown (passes holding
-# slurmctld's locks too long) shows in every array; a noisy one does not. Without the baseline (LIVE_SCHEDULERS order) it only
-# drains.
+# slurmctld's locks too long) shows in every array; a noisy one does not. Without the
+# baseline (LIVE_SCHEDULERS order) it only drains.
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 tasks=${EASYPP_ARRAY_TASKS:-1000}
