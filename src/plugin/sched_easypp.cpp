@@ -32,6 +32,7 @@
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_requeue.h"
+#include "plugin/slurm_show_plan.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
 
@@ -71,12 +72,6 @@ std::string dirname_of(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
 }
-
-// A job a limit refused under assoc_limit_stop, and the start squeue --start shows it.
-struct LimitWait {
-  std::uint32_t job = 0;
-  Time shown = 0;
-};
 
 struct PassCounts {
   int queued = 0;
@@ -437,20 +432,6 @@ class Scheduler {
     return bitmap;
   }
 
-  // The nodes of an allocation as a Slurm node bitmap (caller frees).
-  static bitstr_t* node_bitmap_of(const Allocation& allocation) {
-    bitstr_t* bitmap = bit_alloc(node_record_count);
-    for (const NodeShare& s : allocation.shares)
-      if (static_cast<int>(s.node) < node_record_count) bit_set(bitmap, s.node);
-    return bitmap;
-  }
-
-  // Where, and under which QOS, a queued job may start (its queue records, by name and
-  // id: pointers do not survive an unlock).
-  struct QueuedByName {
-    std::vector<StartChoice> choices;  // priority order
-  };
-
   // The queued jobs planned: those of partitions that schedule, less the ones found not
   // runnable earlier in the pass, the records of a blocked QOS and those past
   // easypp_max_job_user.
@@ -624,85 +605,6 @@ class Scheduler {
     while (job_record_t* component = it.next<job_record_t>())
       if (IS_JOB_PENDING(component) && !planned.count(component->job_id)) return false;
     return true;
-  }
-
-  static std::string group_name(const GroupPlan& group, const ClusterModel& model) {
-    std::string name;
-    for (std::size_t p : group.partitions)
-      name += (name.empty() ? "" : "+") + model.machine.partitions()[p].name;
-    return name.empty() ? "cluster" : name;
-  }
-
-  // squeue --start (start time and SchedNodeList) for reserved and forecast jobs and jobs
-  // a limit refused (assoc_limit_stop), and why the others wait: a reserved job waits for
-  // Resources, a job behind a reservation for Priority, a job exempt from reservations
-  // ahead of them for Resources (only reasons the plugin owns are replaced: limits and
-  // holds stay).
-  void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
-                 const std::vector<LimitWait>& limit_waits, const ClusterModel& model,
-                 const std::unordered_map<JobId, QueuedByName>& index, time_t now, bool trace) {
-    // Copies of an array's meta record (array_copy_id) show nothing: the meta record
-    // shows the earliest.
-    auto job_of = [&](JobId id) -> job_record_t* {
-      if (id != slurm_job_id(id) || !index.count(id)) return nullptr;
-      return find_job_record(static_cast<std::uint32_t>(id));
-    };
-    std::string where;  // the group's name, for traces
-    auto show = [&](job_record_t* job, Time planned, const Allocation* allocation,
-                    const char* what) {
-      if (!job || !IS_JOB_PENDING(job)) return;
-      const time_t start = std::max<time_t>(planned, now + 1);
-      if (job->start_time != 0 && start >= job->start_time) return;
-      job->start_time = start;
-      if (allocation) {
-        OwnedBitmap nodes(node_bitmap_of(*allocation));
-        xfree(job->sched_nodes);
-        job->sched_nodes = bitmap2node_name(nodes.get());
-      }
-      if (trace)
-        info("sched/easypp: %s: JobId=%u %s %ld (in %lds) on %s", where.c_str(), job->job_id,
-             what, static_cast<long>(start), static_cast<long>(start - now),
-             job->sched_nodes ? job->sched_nodes : "?");
-    };
-    bool changed = false;
-    auto set_reason = [&](job_record_t* job, std::uint32_t reason) {
-      if (!job || !IS_JOB_PENDING(job) || job->state_reason == reason) return;
-      if (job->state_reason != WAIT_NO_REASON && job->state_reason != WAIT_RESOURCES &&
-          job->state_reason != WAIT_PRIORITY)
-        return;
-      job->state_reason = reason;
-      xfree(job->state_desc);
-      changed = true;
-    };
-    for (std::size_t g = 0; g < plan.groups.size(); ++g) {
-      const GroupPlan& group = plan.groups[g];
-      const Decision& d = group.decision;
-      where = group_name(group, model);
-      std::unordered_set<JobId> reserved;
-      for (const Reservation& r : d.reservations) {
-        job_record_t* job = job_of(r.job);
-        show(job, r.start, r.allocation.get(), "reserved at");
-        reserved.insert(r.job);
-        set_reason(job, WAIT_RESOURCES);
-      }
-      for (const Reservation& r : forecasts[g])
-        show(job_of(r.job), r.start, r.allocation.get(), "forecast to start at");
-      if (d.reservations.empty()) continue;
-      // A job nothing may be reserved for that is ahead of every reserved job (priority
-      // order) waits behind no one: for Resources, as Slurm's main scheduler says.
-      std::unordered_set<JobId> started(d.start.begin(), d.start.end());
-      bool behind = false;
-      for (const Job& j : group.state.waiting) {
-        if (reserved.count(j.id)) behind = true;
-        if (started.count(j.id) || reserved.count(j.id)) continue;
-        set_reason(job_of(j.id), behind || j.reservable ? WAIT_PRIORITY : WAIT_RESOURCES);
-      }
-    }
-    // A job refused for a limit earlier in the pass may be out of this round's queue.
-    where = "limits";
-    for (const LimitWait& w : limit_waits)
-      show(find_job_record(w.job), w.shown, nullptr, "refused for a limit, shown to start at");
-    if (changed) last_job_update = now;
   }
 
   void log_once(const std::string& line) {

@@ -30,6 +30,12 @@ struct StartChoice {
   bool magnetic = false;
 };
 
+// Where, and under which QOS, a queued job may start: its queue records, by name and id
+// (pointers do not survive an unlock), in priority order.
+struct QueuedByName {
+  std::vector<StartChoice> choices;
+};
+
 // Starts a job the plan placed on `allowed`, as stock does with the record it chose: in the
 // first choice whose partition still exists and holds every allowed node (else the first
 // that exists), with that record's priority, QOS and reservation (set on the job as

@@ -21,6 +21,7 @@
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_qos_block.h"
+#include "plugin/slurm_show_plan.h"
 #include "plugin/slurm_snapshot.h"
 
 // --- fake slurmctld state -------------------------------------------------------------
@@ -250,6 +251,10 @@ class FakeSlurm : public ::testing::Test {
   void TearDown() override {
     FREE_NULL_LIST(job_list);
     FREE_NULL_BITMAP(avail_node_bitmap);
+    for (auto& j : jobs_) {
+      xfree(j->sched_nodes);  // show_plan's
+      xfree(j->state_desc);
+    }
     for (auto& j : jobs_)
       if (j->job_resrcs) {
         FREE_NULL_BITMAP(j->job_resrcs->node_bitmap);
@@ -1479,6 +1484,170 @@ TEST(SlurmAccounting, JobsThatRanOldestEndFirst) {
   EXPECT_EQ(out[1].job.limit, 600);
   EXPECT_EQ(out[1].job.procs, 3);
   EXPECT_EQ(out[1].end - out[1].job.start, 90);
+}
+
+// --- show_plan: what squeue --start and squeue's reason read ------------------------
+
+class ShowPlan : public FakeSlurm {
+ protected:
+  void SetUp() override {
+    FakeSlurm::SetUp();
+    last_job_update = 0;
+    nodes({4, 4, 4}, {true, true, true});
+    static char n0[] = "n0", n1[] = "n1", n2[] = "n2";
+    char* names[] = {n0, n1, n2};
+    for (int i = 0; i < 3; ++i) node_record_table_ptr[i]->name = names[i];
+  }
+
+  // One group planned with `waiting` (priority order; ids, the reservable flag) and
+  // `decision`; every job listed in `queued_ids` is in this round's queue.
+  static ClusterPlan one_group(const std::vector<std::pair<JobId, bool>>& waiting,
+                               Decision decision) {
+    ClusterPlan plan;
+    GroupPlan& group = plan.groups.emplace_back();
+    group.policy = "easy++";
+    group.state.now = kNow;
+    for (auto [id, reservable] : waiting) {
+      Job j;
+      j.id = id;
+      j.reservable = reservable;
+      group.state.waiting.push_back(j);
+    }
+    group.decision = std::move(decision);
+    return plan;
+  }
+
+  static Reservation at(JobId id, Time start, std::vector<NodeIndex> on = {}) {
+    Reservation r;
+    r.job = id;
+    r.start = start;
+    if (!on.empty()) {
+      auto a = std::make_shared<Allocation>();
+      for (NodeIndex n : on) a->shares.push_back(NodeShare{n, 1, {}});
+      r.allocation = a;
+    }
+    return r;
+  }
+
+  static std::unordered_map<JobId, QueuedByName> queued(const std::vector<JobId>& ids) {
+    std::unordered_map<JobId, QueuedByName> q;
+    for (JobId id : ids) q[id];
+    return q;
+  }
+
+  ClusterModel model_;
+};
+
+// The head reserved at now + 600 on n1 and n2: squeue --start shows that start and those
+// nodes, and Resources; the job behind it Priority; the started job and a job a limit
+// holds keep their reasons; a reason changed, so last_job_update moves.
+TEST_F(ShowPlan, ReservedJobShowsItsStartNodesAndReason) {
+  job_record_t* head = pending(1, 8, 60);
+  job_record_t* behind = pending(2, 4, 60);
+  job_record_t* started = pending(3, 4, 10);
+  job_record_t* limited = pending(4, 4, 10);
+  limited->state_reason = WAIT_QOS_MAX_JOB_PER_USER;
+  Decision d;
+  d.start = {3};
+  d.reservations = {at(1, kNow + 600, {1, 2})};
+  const ClusterPlan plan = one_group({{1, true}, {2, true}, {3, true}, {4, true}}, d);
+  show_plan(plan, {{}}, {}, model_, queued({1, 2, 3, 4}), kNow, false);
+  EXPECT_EQ(head->start_time, kNow + 600);
+  ASSERT_NE(head->sched_nodes, nullptr);
+  EXPECT_STREQ(head->sched_nodes, "n[1-2]");
+  EXPECT_EQ(head->state_reason, WAIT_RESOURCES);
+  EXPECT_EQ(behind->state_reason, WAIT_PRIORITY);
+  EXPECT_EQ(behind->start_time, 0) << "no reservation, no forecast: no start shown";
+  EXPECT_EQ(started->state_reason, WAIT_NO_REASON);
+  EXPECT_EQ(limited->state_reason, WAIT_QOS_MAX_JOB_PER_USER) << "limits are not the plugin's";
+  EXPECT_EQ(last_job_update, kNow);
+}
+
+// A start is never shown in the past (now + 1 at the earliest), and within a pass the
+// earliest start shown stays: a later forecast of a job does not move it back.
+TEST_F(ShowPlan, ShownStartsAreFutureAndTheEarliestOfThePassStays) {
+  job_record_t* late_head = pending(1, 8, 60);
+  job_record_t* earlier = pending(2, 4, 60);
+  job_record_t* later = pending(3, 4, 60);
+  earlier->start_time = kNow + 100;  // shown earlier in this pass
+  later->start_time = kNow + 900;
+  Decision d;
+  d.reservations = {at(1, kNow - 50, {0})};
+  ClusterPlan plan = one_group({{1, true}, {2, true}, {3, true}}, d);
+  const std::vector<std::vector<Reservation>> forecasts = {
+      {at(2, kNow + 300, {2}), at(3, kNow + 400, {2})}};
+  show_plan(plan, forecasts, {}, model_, queued({1, 2, 3}), kNow, false);
+  EXPECT_EQ(late_head->start_time, kNow + 1);
+  EXPECT_EQ(earlier->start_time, kNow + 100);
+  EXPECT_EQ(earlier->sched_nodes, nullptr) << "the later forecast changes nothing";
+  EXPECT_EQ(later->start_time, kNow + 400);
+  ASSERT_NE(later->sched_nodes, nullptr);
+  EXPECT_STREQ(later->sched_nodes, "n2");
+}
+
+// A copy of an array's meta record (planned id past 32 bits) shows nothing (the meta
+// record shows the earliest), nor does a job out of this round's queue.
+TEST_F(ShowPlan, ArrayCopiesAndJobsOutOfTheQueueShowNothing) {
+  job_record_t* meta = pending(5, 4, 60);
+  job_record_t* gone = pending(6, 4, 60);
+  const JobId copy = (JobId{1} << 32) | 5;
+  Decision d;
+  d.reservations = {at(copy, kNow + 300, {0}), at(6, kNow + 400, {1})};
+  const ClusterPlan plan = one_group({{copy, true}, {6, true}, {5, true}}, d);
+  show_plan(plan, {{}}, {}, model_, queued({5}), kNow, false);
+  EXPECT_EQ(meta->start_time, 0);
+  EXPECT_EQ(meta->sched_nodes, nullptr);
+  EXPECT_EQ(meta->state_reason, WAIT_PRIORITY) << "behind the copy's reservation";
+  EXPECT_EQ(gone->start_time, 0);
+  EXPECT_EQ(gone->state_reason, WAIT_NO_REASON);
+}
+
+// A job nothing may be reserved for (QOS NoReserve) ahead of every reserved job waits
+// behind no one: Resources, as Slurm's main scheduler says; one behind a reserved job
+// waits for Priority like any other, and so does a reservable job the plan neither
+// started nor reserved, wherever it is.
+TEST_F(ShowPlan, UnreservableJobAheadOfTheReservedWaitsForResources) {
+  job_record_t* ahead = pending(7, 12, 60);
+  job_record_t* reservable_ahead = pending(11, 12, 60);
+  job_record_t* head = pending(1, 8, 60);
+  job_record_t* after = pending(8, 12, 60);
+  ahead->state_reason = WAIT_PRIORITY;
+  Decision d;
+  d.reservations = {at(1, kNow + 600, {0, 1})};
+  const ClusterPlan plan = one_group({{7, false}, {11, true}, {1, true}, {8, false}}, d);
+  show_plan(plan, {{}}, {}, model_, queued({7, 11, 1, 8}), kNow, false);
+  EXPECT_EQ(ahead->state_reason, WAIT_RESOURCES);
+  EXPECT_EQ(reservable_ahead->state_reason, WAIT_PRIORITY);
+  EXPECT_EQ(head->state_reason, WAIT_RESOURCES);
+  EXPECT_EQ(after->state_reason, WAIT_PRIORITY);
+}
+
+// A job a limit refused (assoc_limit_stop) shows the start it was given, without nodes
+// (a limit holds it, not nodes), even when it is out of this round's queue; a held job's
+// reason stays. No reason changed: last_job_update stays.
+TEST_F(ShowPlan, LimitWaitsShowAStartWithoutNodes) {
+  job_record_t* refused = pending(9, 4, 60);
+  job_record_t* held = pending(10, 4, 60);
+  held->state_reason = WAIT_HELD;
+  held->priority = 0;
+  Decision d;
+  d.reservations = {at(10, kNow + 200, {0})};
+  const ClusterPlan plan = one_group({{10, true}}, d);
+  show_plan(plan, {{}}, {LimitWait{9, kNow + 500}}, model_, queued({10}), kNow, false);
+  EXPECT_EQ(refused->start_time, kNow + 500);
+  EXPECT_EQ(refused->sched_nodes, nullptr);
+  EXPECT_EQ(held->state_reason, WAIT_HELD);
+  EXPECT_EQ(last_job_update, 0);
+}
+
+// The nodes of an allocation as Slurm's bitmap; a node past the table is skipped.
+TEST_F(ShowPlan, NodeBitmapOfAnAllocation) {
+  Allocation a;
+  a.shares = {NodeShare{0, 1, {}}, NodeShare{2, 1, {}}, NodeShare{7, 1, {}}};
+  OwnedBitmap b(node_bitmap_of(a));
+  EXPECT_EQ(bit_set_count(b.get()), 2);
+  EXPECT_TRUE(bit_test(b.get(), 0));
+  EXPECT_TRUE(bit_test(b.get(), 2));
 }
 
 TEST(SlurmAccounting, NoAnswerIsAnError) {
