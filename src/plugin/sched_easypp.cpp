@@ -566,8 +566,10 @@ class Scheduler {
                           !(group.honours_reservable && unreservable.count(id));
         if (group_limit) blocked.block_for(job);
         if (held && limit_held) blocked.hold(id);
-        // Only the meta record's own entry is stored, as only it shows a reservation.
-        if (limit_refused && d.start[i] == id) {
+        // By the record's id: a copy of an array's meta record refused after the meta
+        // record's own entry started shows on the meta record, still pending with the
+        // array's other tasks (the started task took a new id: job_array_split).
+        if (limit_refused) {
           if (!limit_wait) limit_wait = limit_wait_shown(group.state);
           limit_waits.push_back({job->job_id, *limit_wait});
         }
