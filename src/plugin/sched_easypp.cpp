@@ -28,6 +28,7 @@
 #include "plugin/pass_locks.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
+#include "plugin/slurm_carry_out.h"
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_qos_block.h"
@@ -82,11 +83,8 @@ struct PassCounts {
   long sort_usec = 0;          // its sort (one hold)
   int yields = 0;
   int partitions = 0;
-  int started = 0;
-  int backfilled = 0;
-  int refused = 0;
   int learnt = 0;
-  int examined = 0;
+  StartCounts starts;  // carry_out's
 };
 
 // Everything the scheduling thread owns. Only that thread calls its methods, except
@@ -303,6 +301,8 @@ class Scheduler {
     std::unordered_set<JobId> not_runnable;
     QosBlock blocked;
     std::vector<LimitWait> limit_waits;  // jobs refused for a limit, in any round
+    const CarryOutRules rules{config_.max_starts, config_.assoc_limit_stop,
+                              config_.requeue_partitions};
     Stamps read_at, seen;
     PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
                                config_.max_rpc_cnt});
@@ -378,8 +378,10 @@ class Scheduler {
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
         locks.step("start");
-        again = carry_out(plan, model, snap, where, not_runnable, blocked, limit_waits, trace,
-                          counts, yield, stopped);
+        for (const std::string& note : model.notes) log_once(note);
+        for (const std::string& note : plan.notes) log_once(note);
+        again = carry_out(plan, model, snap, where, rules, not_runnable, blocked, limit_waits,
+                          trace, counts.starts, yield, stopped);
         if (stopped) return;
         if (!again || round + 1 == kRounds) {
           locks.step("show");
@@ -410,26 +412,10 @@ class Scheduler {
           "learnt, %u usec, longest lock hold %ld usec (in %s; queue built in %ld usec, sorted in %ld usec), %d yields "
           "(%ld usec)",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
-          counts.not_runnable, counts.started, counts.backfilled, counts.refused, counts.learnt,
+          counts.not_runnable, counts.starts.started, counts.starts.backfilled, counts.starts.refused, counts.learnt,
           slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, locks.longest_hold_steps().c_str(), counts.build_usec,
           counts.sort_usec, counts.yields,
           counts.slept_usec);
-  }
-
-  static std::string partition_name(const part_record_t* part) {
-    return part && part->name ? part->name : "";
-  }
-
-  // Every node no reservation of the plan holds, in any group (caller frees).
-  static bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
-    bitstr_t* bitmap = bit_alloc(node_record_count);
-    bit_nset(bitmap, 0, node_record_count - 1);
-    for (const GroupPlan& group : plan.groups)
-      for (const Reservation& r : group.decision.reservations)
-        if (r.allocation)
-          for (const NodeShare& s : r.allocation->shares)
-            if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
-    return bitmap;
   }
 
   // The queued jobs planned: those of partitions that schedule, less the ones found not
@@ -460,204 +446,8 @@ class Scheduler {
     return jobs;
   }
 
-  // Starts what the plan starts, on the planned nodes. A job select_nodes refuses for
-  // anything but resources (limits that depend on the allocation, reservations...) is not
-  // runnable now: returns true so that the cluster is planned again without it (at most
-  // twice more), so it idles nothing. A job refused for resources keeps, for this pass,
-  // what the plan gave it: no later job takes it; so does one a QOS or association limit
-  // holds back under assoc_limit_stop; not one nothing may be reserved for. Every job a
-  // limit refused under assoc_limit_stop gets a start to show in `limit_waits`.
-  // Between starts it may yield the locks (`yield`): every job and partition is found
-  // again by id and name for each start anyway. `stopped`: the yield said abandon.
-  bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
-                 const std::unordered_map<JobId, QueuedByName>& where,
-                 std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
-                 std::vector<LimitWait>& limit_waits, bool trace, PassCounts& counts,
-                 const YieldPoint& yield, bool& stopped) {
-    // Jobs whose feature expression the plan does not model: their planned nodes may be
-    // wrong, so a refusal must not keep resources for them.
-    std::unordered_set<JobId> unmodelled;
-    // Jobs nothing may be reserved for (QOS NoReserve, bf_min_prio_reserve,
-    // bf_min_age_reserve): a refused one keeps nothing either, as stock reserves nothing,
-    // under a policy that honours that (fcfs waits for it, as Slurm's FIFO scheduler).
-    std::unordered_set<JobId> unreservable;
-    for (const JobRecord& r : snap.waiting) {
-      if (r.request.features_left) unmodelled.insert(slurm_job_id(r.id));
-      if (!r.reservable) unreservable.insert(slurm_job_id(r.id));
-    }
-    for (const std::string& note : model.notes) log_once(note);
-    for (const std::string& note : plan.notes) log_once(note);
-    bool again = false;
-    std::optional<OwnedBitmap> unreserved;  // made at the first refusal
-    for (const GroupPlan& group : plan.groups) {
-      const Decision& d = group.decision;
-      counts.examined += d.examined;
-      std::optional<Time> limit_wait;  // the group's, at its first limit refusal
-      const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
-      if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
-      // Kills first (papers 002/004): the plan's starts use what they free. Plan again
-      // with the victims back in the queue.
-      if (requeue_victims(d.kill_requeue, config_.requeue_partitions, group.policy) > 0)
-        again = true;
-      for (std::size_t i = 0; i < d.start.size() && i < d.start_allocations.size(); ++i) {
-        const JobId id = slurm_job_id(d.start[i]);
-        auto w = where.find(id);
-        if (w == where.end()) continue;
-        if (starts_left(counts) == 0) break;
-        if (yield() == Yield::abandon) {
-          stopped = true;
-          return false;
-        }
-        // The record now (an array's meta record moves on with each task started).
-        job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
-        if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
-        if (!het_job_planned(job, planned)) continue;
-        // A job with a record of a QOS blocked earlier in this decision (its own, or its
-        // partition's) is planned again: the re-plan (nodes_queue) leaves out the blocked
-        // records, and the job when none is left.
-        if (blocked.blocks_any(job, id, w->second.choices)) {
-          again = true;
-          continue;
-        }
-        OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
-        const bool backfilled =
-            std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
-        part_record_t* part = nullptr;
-        const auto started = [&](const char* how) {
-          count_start(counts, backfilled);
-          const char* qos = compat::chosen_qos_name(job);
-          info("sched/easypp: started JobId=%u in %s on %s (%s%s%s)%s%s", job->job_id,
-               partition_name(part).c_str(), job->nodes ? job->nodes : "?",
-               group.policy.c_str(), backfilled ? ", backfilled" : "", how,
-               *qos ? " under QOS " : "", qos);
-        };
-        const int rc = start_job(job, w->second.choices, backfilled, nodes.get(), &part);
-        if (!part) continue;  // its partitions went away while we planned
-        if (rc == SLURM_SUCCESS) {
-          started("");
-          continue;
-        }
-        if (refused_for_resources(rc)) {
-          // Refused on its planned nodes for what the model does not see (per-node task
-          // counts, a partition's MaxCPUsPerNode, ...): let select_nodes choose among those
-          // nodes and every node no reservation of this pass holds, as stock backfill lets
-          // it choose among the nodes its reservations leave. No reservation is taken.
-          if (!unreserved) unreserved.emplace(unreserved_nodes(plan));
-          OwnedBitmap wider(bit_copy(unreserved->get()));
-          bit_or(wider.get(), nodes.get());
-          if (!bit_equal(wider.get(), nodes.get()) &&
-              start_job(job, w->second.choices, backfilled, wider.get(), &part) == SLURM_SUCCESS) {
-            started("; select_nodes refused the planned nodes, it chose among the unreserved ones");
-            continue;
-          }
-        }
-        ++counts.refused;
-        // Under assoc_limit_stop a job a limit holds back keeps what the plan gave it, as
-        // stock backfill reserves for it: when its own QOS blocks it, or it is queued in
-        // that partition alone. One queued in others is planned again without it, so
-        // another record may start it.
-        const bool limit_refused = rc == ESLURM_ACCOUNTING_POLICY && config_.assoc_limit_stop;
-        const bool group_limit = limit_refused && job->qos_blocking_ptr &&
-                                 compat::qos_group_reason(job->state_reason);
-        const bool limit_held =
-            limit_refused && (in_one_partition(w->second.choices) ||
-                              (group_limit && job->qos_blocking_ptr == job->qos_ptr));
-        const bool held = (refused_for_resources(rc) || limit_held) && !unmodelled.count(id) &&
-                          !(group.honours_reservable && unreservable.count(id));
-        if (group_limit) blocked.block_for(job);
-        if (held && limit_held) blocked.hold(id);
-        // By the record's id: a copy of an array's meta record refused after the meta
-        // record's own entry started shows on the meta record, still pending with the
-        // array's other tasks (the started task took a new id: job_array_split).
-        if (limit_refused) {
-          if (!limit_wait) limit_wait = limit_wait_shown(group.state);
-          limit_waits.push_back({job->job_id, *limit_wait});
-        }
-        if (!held) {
-          again = true;
-          // Blocked by a QOS group limit: the re-plan leaves out the records of that QOS,
-          // as their own or their partition's, so one refused by the partition QOS of the
-          // partition tried is planned again in its others.
-          if (!group_limit) not_runnable.insert(id);
-        }
-        if (trace)
-          info("sched/easypp: select_nodes refused JobId=%u on its planned nodes: %s (%s)",
-               job->job_id, slurm_strerror(rc),
-               held ? "kept as planned for this pass" : "not runnable now, planning again");
-      }
-    }
-    return again;
-  }
-
-  static bool in_one_partition(const std::vector<StartChoice>& choices) {
-    return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
-      return c.partition == choices.front().partition;
-    });
-  }
-
-  // A heterogeneous job starts only when the plan starts every pending component now (then
-  // each starts on its planned nodes; launch_job and srun_allocate wait for the last).
-  // Otherwise none starts: what the plan gave the others stays idle for this pass, and
-  // the blocked component's reservation keeps later jobs from delaying it.
-  static bool het_job_planned(const job_record_t* job, const std::unordered_set<JobId>& planned) {
-    if (job->het_job_id == 0) return true;
-    job_record_t* leader = find_job_record(job->het_job_id);
-    if (!leader || !leader->het_job_list) return false;
-    OwnedIterator it(leader->het_job_list);
-    while (job_record_t* component = it.next<job_record_t>())
-      if (IS_JOB_PENDING(component) && !planned.count(component->job_id)) return false;
-    return true;
-  }
-
   void log_once(const std::string& line) {
     if (logged_.insert(line).second) info("sched/easypp: %s", line.c_str());
-  }
-
-  int starts_left(const PassCounts& counts) const {
-    return config_.max_starts > 0 ? std::max(0, config_.max_starts - counts.started) : 1;
-  }
-
-  static void count_start(PassCounts& counts, bool backfilled) {
-    ++counts.started;
-    if (backfilled) {
-      ++counts.backfilled;
-      ++slurmctld_diag_stats.backfilled_jobs;
-      ++slurmctld_diag_stats.last_backfilled_jobs;
-    }
-  }
-
-  static void trace_state(const std::string& name, const std::string& policy,
-                          const ClusterState& s, const Decision& d) {
-    info("sched/easypp: %s: policy %s, %d CPUs%s, %zu running, %zu waiting, now=%ld",
-         name.c_str(), policy.c_str(), s.procs, s.machine ? " on nodes" : "", s.running.size(),
-         s.waiting.size(), static_cast<long>(s.now));
-    for (const RunningJob& r : s.running)
-      info("sched/easypp: %s: running JobId=%lu cpus=%d predicted_end=+%lds kill=+%lds "
-           "corrections=%d",
-           name.c_str(), static_cast<unsigned long>(r.job.id), r.job.procs,
-           static_cast<long>(r.predicted_end() - s.now), static_cast<long>(r.kill_time() - s.now),
-           r.job.corrections);
-    if (s.machine)
-      for (const Node& n : s.machine->nodes())
-        info("sched/easypp: %s: node %s cpus=%ld mem=%ld windows=%zu", name.c_str(), n.name.c_str(),
-             static_cast<long>(n.capacity[kCpu]), static_cast<long>(n.capacity[kMemory]),
-             n.windows.size());
-    for (const Job& j : s.waiting) {
-      info("sched/easypp: %s: waiting JobId=%lu user=%u cpus=%d estimate=%lds prediction=%lds",
-           name.c_str(), static_cast<unsigned long>(j.id), j.user, j.procs,
-           static_cast<long>(j.estimate), static_cast<long>(j.prediction));
-      if (const JobRequest* r = j.request.get())
-        info("sched/easypp: %s: request JobId=%lu nodes=%d-%d tasks=%d cpus/task=%ld "
-             "mem/task=%ld mem/node=%ld exclusive=%d required=%zu excluded=%zu features=%zu "
-             "partitions=%zu reservation=%s",
-             name.c_str(), static_cast<unsigned long>(j.id), r->min_nodes, r->max_nodes, r->tasks,
-             static_cast<long>(r->per_task[kCpu]), static_cast<long>(r->per_task[kMemory]),
-             static_cast<long>(r->per_node[kMemory]), r->exclusive ? 1 : 0, r->required.count(),
-             r->excluded.count(), r->features.size(), r->partitions.size(),
-             r->reservation.empty() ? "-" : r->reservation.c_str());
-    }
-    for (JobId id : d.start)
-      info("sched/easypp: %s: plan starts JobId=%lu", name.c_str(), static_cast<unsigned long>(id));
   }
 
   // sdiag's "Backfilling stats", filled as stock backfill does.
@@ -673,10 +463,10 @@ class Scheduler {
     st.bf_cycle_sum += usec;
     st.bf_cycle_last = usec;
     st.bf_cycle_max = std::max(st.bf_cycle_max, usec);
-    st.bf_last_depth = counts.examined;
-    st.bf_last_depth_try = counts.examined;
-    st.bf_depth_sum += counts.examined;
-    st.bf_depth_try_sum += counts.examined;
+    st.bf_last_depth = counts.starts.examined;
+    st.bf_last_depth_try = counts.starts.examined;
+    st.bf_depth_sum += counts.starts.examined;
+    st.bf_depth_try_sum += counts.starts.examined;
     st.bf_queue_len = counts.queued;
     st.bf_queue_len_sum += counts.queued;
   }

@@ -30,6 +30,11 @@ struct StartChoice {
   bool magnetic = false;
 };
 
+// A partition's name ("" for none), for logs and choices.
+inline std::string partition_name(const part_record_t* part) {
+  return part && part->name ? part->name : "";
+}
+
 // Where, and under which QOS, a queued job may start: its queue records, by name and id
 // (pointers do not survive an unlock), in priority order.
 struct QueuedByName {

@@ -18,6 +18,7 @@
 
 #include "easypp/predictor.h"
 #include "plugin/slurm_accounting.h"
+#include "plugin/slurm_carry_out.h"
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_qos_block.h"
@@ -218,6 +219,56 @@ extern "C" List jobacct_storage_g_get_jobs_cond(void*, uint32_t, slurmdb_job_con
     list_append(jobs, rec);
   }
   return jobs;
+}
+
+// --- what carry_out's starts call: select_nodes and what follows a start ------------
+namespace {
+struct SelectCall {
+  uint32_t job = 0;
+  std::vector<int> allowed;  // nodes not excluded when select_nodes was called
+};
+std::vector<SelectCall> g_select_calls;
+std::map<uint32_t, std::deque<int>> g_select_rc;  // per job, one rc per call (default: success)
+std::vector<uint32_t> g_launched;
+
+int fake_select_nodes(job_record_t* job) {
+  SelectCall call{job->job_id, {}};
+  for (int i = 0; i < node_record_count; ++i)
+    if (!job->details || !job->details->exc_node_bitmap || !bit_test(job->details->exc_node_bitmap, i))
+      call.allowed.push_back(i);
+  g_select_calls.push_back(call);
+  int rc = SLURM_SUCCESS;
+  if (auto it = g_select_rc.find(job->job_id); it != g_select_rc.end() && !it->second.empty()) {
+    rc = it->second.front();
+    it->second.pop_front();
+  }
+  // An array's meta record stays pending under its id with the other tasks (Slurm's
+  // job_array_split gives the started task a new record).
+  if (rc == SLURM_SUCCESS && !job->array_recs) {
+    job->job_state = JOB_RUNNING;
+    job->start_time = time(nullptr);
+  }
+  return rc;
+}
+}  // namespace
+
+extern "C" {
+diag_stats_t slurmctld_diag_stats;
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+int select_nodes(job_node_select_t* select, bool, bool, uint32_t) {
+  return fake_select_nodes(select->job_ptr);
+}
+#else
+int select_nodes(job_record_t* job, bool, bitstr_t**, char**, bool, uint32_t) {
+  return fake_select_nodes(job);
+}
+#endif
+void launch_job(job_record_t* job) { g_launched.push_back(job->job_id); }
+void srun_allocate(job_record_t* job) { g_launched.push_back(job->job_id); }
+void rebuild_job_part_list(job_record_t*) {}
+void job_resv_clear_magnetic_flag(job_record_t*) {}
+slurmctld_resv_t* find_resv_name(char*) { return nullptr; }
+int job_requeue(uid_t, uint32_t, slurm_msg_t*, bool, uint32_t) { return ESLURM_DISABLED; }
 }
 
 namespace easypp::plugin {
@@ -1484,6 +1535,249 @@ TEST(SlurmAccounting, JobsThatRanOldestEndFirst) {
   EXPECT_EQ(out[1].job.limit, 600);
   EXPECT_EQ(out[1].job.procs, 3);
   EXPECT_EQ(out[1].end - out[1].job.start, 90);
+}
+
+// --- carry_out: the plan's starts through select_nodes, and what a refusal means ------
+
+class CarryOut : public FakeSlurm {
+ protected:
+  void SetUp() override {
+    FakeSlurm::SetUp();
+    g_select_calls.clear();
+    g_select_rc.clear();
+    g_launched.clear();
+    slurmctld_diag_stats = diag_stats_t{};
+    nodes({4, 4, 4}, {true, true, true});
+    part_ = partition("p", {0, 1, 2});
+    part_list = list_create(nullptr);
+    list_append(part_list, part_);
+  }
+
+  job_record_t* waiting(uint32_t id) {
+    job_record_t* j = pending(id, 4, 60);
+    j->batch_flag = 1;
+    j->part_ptr = part_;
+    QueuedByName& w = where_[id];
+    w.choices.push_back(StartChoice{"p", 10, 0, "", false});
+    JobRecord r;
+    r.id = id;
+    snap_.waiting.push_back(r);
+    return j;
+  }
+
+  // The plan: `starts` (id, node, backfilled) in order, `reserved` (id, node, start).
+  void plan(std::vector<std::tuple<JobId, NodeIndex, bool>> starts,
+            std::vector<std::tuple<JobId, NodeIndex, Time>> reserved = {},
+            bool honours_reservable = false) {
+    GroupPlan& g = plan_.groups.emplace_back();
+    g.policy = "easy++";
+    g.honours_reservable = honours_reservable;
+    g.state.now = kNow;
+    for (auto [id, node, backfilled] : starts) {
+      g.decision.start.push_back(id);
+      auto a = std::make_shared<Allocation>();
+      a->shares.push_back(NodeShare{node, 1, {}});
+      g.decision.start_allocations.push_back(a);
+      if (backfilled) g.decision.backfilled.push_back(id);
+    }
+    for (auto [id, node, start] : reserved) {
+      Reservation r;
+      r.job = id;
+      r.start = start;
+      auto a = std::make_shared<Allocation>();
+      a->shares.push_back(NodeShare{node, 1, {}});
+      r.allocation = a;
+      g.decision.reservations.push_back(r);
+    }
+  }
+
+  bool run(CarryOutRules rules = {}) {
+    bool stopped = false;
+    const bool again = carry_out(plan_, model_, snap_, where_, rules, not_runnable_, blocked_,
+                                 limit_waits_, false, counts_, [] { return Yield::none; },
+                                 stopped);
+    EXPECT_FALSE(stopped);
+    return again;
+  }
+
+  part_record_t* part_ = nullptr;
+  ClusterPlan plan_;
+  ClusterModel model_;
+  ClusterSnapshot snap_;
+  std::unordered_map<JobId, QueuedByName> where_;
+  std::unordered_set<JobId> not_runnable_;
+  QosBlock blocked_;
+  std::vector<LimitWait> limit_waits_;
+  StartCounts counts_;
+};
+
+// A planned job starts through select_nodes with every node but its planned one excluded
+// (as stock backfill's _start_job), its own exclusions come back afterwards, and the batch
+// job is launched; a backfilled one is counted as such for sdiag.
+TEST_F(CarryOut, StartsOnThePlannedNodesOnly) {
+  job_record_t* a = waiting(1);
+  job_record_t* b = waiting(2);
+  plan({{1, 1, false}, {2, 2, true}});
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[0].allowed, std::vector<int>{1});
+  EXPECT_EQ(g_select_calls[1].allowed, std::vector<int>{2});
+  EXPECT_EQ(a->job_state, JOB_RUNNING);
+  EXPECT_EQ(b->job_state, JOB_RUNNING);
+  EXPECT_EQ(a->details->exc_node_bitmap, nullptr) << "the job's own exclusions (none) restored";
+  EXPECT_EQ(g_launched, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(counts_.started, 2);
+  EXPECT_EQ(counts_.backfilled, 1);
+  EXPECT_EQ(slurmctld_diag_stats.backfilled_jobs, 1u);
+  EXPECT_EQ(counts_.refused, 0);
+}
+
+// Refused on its planned node for resources (what the model does not see), a job may take
+// any node no reservation of the pass holds (node 2 is the head's): tried once more there.
+// Refused again, it keeps what the plan gave it for this pass: no new round, and it stays
+// runnable.
+TEST_F(CarryOut, RefusedForResourcesRetriesOnUnreservedNodesThenKeepsThePlan) {
+  waiting(5);
+  job_record_t* j = waiting(1);
+  g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
+  plan({{1, 0, true}}, {{5, 2, kNow + 600}});
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[0].allowed, std::vector<int>{0});
+  EXPECT_EQ(g_select_calls[1].allowed, (std::vector<int>{0, 1})) << "not the head's node 2";
+  EXPECT_EQ(j->job_state, JOB_PENDING);
+  EXPECT_EQ(counts_.refused, 1);
+  EXPECT_TRUE(not_runnable_.empty());
+  EXPECT_TRUE(limit_waits_.empty());
+}
+
+// Started by the retry: counted as a start, not a refusal.
+TEST_F(CarryOut, StartedByTheRetryOnUnreservedNodes) {
+  job_record_t* j = waiting(1);
+  g_select_rc[1] = {ESLURM_NODES_BUSY};
+  plan({{1, 0, false}});
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[1].allowed, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(j->job_state, JOB_RUNNING);
+  EXPECT_EQ(counts_.started, 1);
+  EXPECT_EQ(counts_.refused, 0);
+}
+
+// Refused for a limit without assoc_limit_stop: not runnable now, and the cluster is
+// planned again without it (so what it was given idles nothing); no start is shown.
+TEST_F(CarryOut, RefusedForALimitIsPlannedAgainWithoutIt) {
+  waiting(1);
+  g_select_rc[1] = {ESLURM_ACCOUNTING_POLICY};
+  plan({{1, 0, false}});
+  EXPECT_TRUE(run());
+  EXPECT_EQ(g_select_calls.size(), 1u) << "a limit is not retried on other nodes";
+  EXPECT_EQ(not_runnable_, (std::unordered_set<JobId>{1}));
+  EXPECT_TRUE(limit_waits_.empty());
+  EXPECT_EQ(counts_.refused, 1);
+}
+
+// Under assoc_limit_stop a job a limit refuses, queued in one partition, keeps what the
+// plan gave it (stock reserves for it) and shows a start: with no running job to end,
+// 500 s ahead (limit_wait_shown).
+TEST_F(CarryOut, UnderAssocLimitStopALimitKeepsThePlanAndShowsAStart) {
+  waiting(1);
+  g_select_rc[1] = {ESLURM_ACCOUNTING_POLICY};
+  plan({{1, 0, false}});
+  CarryOutRules rules;
+  rules.assoc_limit_stop = true;
+  EXPECT_FALSE(run(rules));
+  EXPECT_TRUE(not_runnable_.empty());
+  ASSERT_EQ(limit_waits_.size(), 1u);
+  EXPECT_EQ(limit_waits_[0].job, 1u);
+  EXPECT_EQ(limit_waits_[0].shown, kNow + 500);
+}
+
+// A job nothing may be reserved for (QOS NoReserve...) keeps nothing when refused for
+// resources, under a policy that honours that: planned again without it.
+TEST_F(CarryOut, UnreservableJobRefusedKeepsNothing) {
+  waiting(1);
+  snap_.waiting.back().reservable = false;
+  g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
+  plan({{1, 0, false}}, {}, true);
+  EXPECT_TRUE(run());
+  EXPECT_EQ(not_runnable_, (std::unordered_set<JobId>{1}));
+}
+
+// An array's meta record planned twice (its own entry and a copy, easypp_array_tasks):
+// its first task starts, then the copy is refused for a limit under assoc_limit_stop.
+// The meta record, pending with the other tasks under the same id, shows the start
+// limit_wait_shown gives (the first planned end of a running job: now + 300).
+TEST_F(CarryOut, ArrayCopyRefusedForALimitShowsOnTheMetaRecord) {
+  job_record_t* meta = waiting(7);
+  job_array_struct_t array{};
+  meta->array_recs = &array;
+  meta->array_job_id = 7;
+  meta->array_task_id = NO_VAL;
+  const JobId copy = (JobId{1} << 32) | 7;
+  g_select_rc[7] = {SLURM_SUCCESS, ESLURM_ACCOUNTING_POLICY};
+  plan({{7, 0, false}, {copy, 1, false}});
+  RunningJob r;
+  r.job.id = 99;
+  r.job.prediction = 400;
+  r.start = kNow - 100;
+  plan_.groups.front().state.running.push_back(r);
+  CarryOutRules rules;
+  rules.assoc_limit_stop = true;
+  EXPECT_FALSE(run(rules));
+  meta->array_recs = nullptr;
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(counts_.started, 1);
+  ASSERT_EQ(limit_waits_.size(), 1u);
+  EXPECT_EQ(limit_waits_[0].job, 7u);
+  EXPECT_EQ(limit_waits_[0].shown, kNow + 300);
+}
+
+// A yield between starts that says abandon (slurmctld is shutting down or reconfiguring)
+// stops the pass before the next start.
+TEST_F(CarryOut, AbandonedYieldStopsBeforeTheNextStart) {
+  waiting(1);
+  waiting(2);
+  plan({{1, 0, false}, {2, 1, false}});
+  int yields = 0;
+  bool stopped = false;
+  EXPECT_FALSE(carry_out(plan_, model_, snap_, where_, {}, not_runnable_, blocked_, limit_waits_,
+                         false, counts_,
+                         [&] { return ++yields == 2 ? Yield::abandon : Yield::yielded; },
+                         stopped));
+  EXPECT_TRUE(stopped);
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(g_select_calls[0].job, 1u);
+}
+
+// easypp_max_starts ends the starts of the pass; a planned job that is out of this
+// round's queue, no longer pending or found not runnable earlier in the pass is not tried.
+TEST_F(CarryOut, MaxStartsAndJobsNoLongerStartable) {
+  waiting(1);
+  job_record_t* gone = waiting(2);
+  job_record_t* earlier = waiting(3);
+  waiting(4);
+  job_record_t* last = waiting(5);
+  gone->job_state = JOB_CANCELLED;
+  not_runnable_.insert(3);
+  where_.erase(4);
+  plan({{1, 0, false}, {2, 0, false}, {3, 1, false}, {4, 1, false}, {5, 2, false}});
+  CarryOutRules rules;
+  rules.max_starts = 1;
+  EXPECT_FALSE(run(rules));
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(g_select_calls[0].job, 1u);
+  EXPECT_EQ(earlier->job_state, JOB_PENDING);
+  EXPECT_EQ(last->job_state, JOB_PENDING) << "past easypp_max_starts=1";
+  g_select_calls.clear();
+  counts_ = {};
+  rules.max_starts = 0;
+  plan_.groups.front().decision.start.erase(plan_.groups.front().decision.start.begin());
+  plan_.groups.front().decision.start_allocations.erase(
+      plan_.groups.front().decision.start_allocations.begin());
+  EXPECT_FALSE(run(rules));
+  ASSERT_EQ(g_select_calls.size(), 1u) << "2 is not pending, 3 not runnable, 4 not queued";
+  EXPECT_EQ(g_select_calls[0].job, 5u);
 }
 
 // --- show_plan: what squeue --start and squeue's reason read ------------------------

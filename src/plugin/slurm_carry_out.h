@@ -1,0 +1,57 @@
+// Carrying out a pass's plan in slurmctld: the kills and requeues the policies chose, then
+// each planned start through select_nodes on the planned nodes (slurm_start.h), and what a
+// refusal means for the rest of the pass. Caller holds slurmctld's locks {READ conf,
+// WRITE job, WRITE node, READ part, READ fed}.
+#ifndef EASYPP_PLUGIN_SLURM_CARRY_OUT_H
+#define EASYPP_PLUGIN_SLURM_CARRY_OUT_H
+
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/job.h"
+#include "plugin/cluster_model.h"
+#include "plugin/planner.h"
+#include "plugin/slurm_qos_block.h"
+#include "plugin/slurm_show_plan.h"
+#include "plugin/slurm_snapshot.h"
+#include "plugin/slurm_start.h"
+
+namespace easypp::plugin {
+
+// What the administrator's keys say about carrying out.
+struct CarryOutRules {
+  int max_starts = 0;            // easypp_max_starts: starts per pass, 0 = no limit
+  bool assoc_limit_stop = false;  // SchedulerParameters=assoc_limit_stop
+  std::set<std::string> requeue_partitions;  // easypp_requeue_partitions
+};
+
+// What the starts of a pass did (sdiag and the pass's log line).
+struct StartCounts {
+  int started = 0;
+  int backfilled = 0;
+  int refused = 0;   // by select_nodes, after the retry on unreserved nodes
+  int examined = 0;  // jobs the policies looked at (Decision::examined)
+};
+
+// Starts what the plan starts, on the planned nodes. A job select_nodes refuses for
+// anything but resources (limits that depend on the allocation, reservations...) is not
+// runnable now: returns true so that the cluster is planned again without it (at most
+// twice more), so it idles nothing. A job refused for resources keeps, for this pass,
+// what the plan gave it: no later job takes it; so does one a QOS or association limit
+// holds back under assoc_limit_stop; not one nothing may be reserved for. Every job a
+// limit refused under assoc_limit_stop gets a start to show in `limit_waits`.
+// `not_runnable`, `blocked` and `limit_waits` carry over between the pass's rounds.
+// Between starts it may yield the locks (`yield`): every job and partition is found
+// again by id and name for each start anyway. `stopped`: the yield said abandon.
+bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
+               const std::unordered_map<JobId, QueuedByName>& where, const CarryOutRules& rules,
+               std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
+               std::vector<LimitWait>& limit_waits, bool trace, StartCounts& counts,
+               const YieldPoint& yield, bool& stopped);
+
+}  // namespace easypp::plugin
+
+#endif
