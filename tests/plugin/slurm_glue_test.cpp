@@ -48,6 +48,12 @@ uint32_t g_prio_thresh = 0;  // acct_policy_get_prio_thresh (a QOS's MinPrioThre
 std::vector<uint64_t> g_post_select_billing;  // the billing of each request it was asked
 }
 
+// assoc_mgr's locks as the glue takes them (one thread here: recorded, not taken), so a
+// test can tell which the glue took and how wide.
+std::vector<assoc_mgr_lock_t> g_assoc_locks;
+extern "C" void assoc_mgr_lock(assoc_mgr_lock_t* locks) { g_assoc_locks.push_back(*locks); }
+extern "C" void assoc_mgr_unlock(assoc_mgr_lock_t*) {}
+
 // As Slurm's: 0 without reading anything unless limits are enforced (may_reserve then
 // takes no association lock).
 extern "C" uint32_t acct_policy_get_prio_thresh(job_record_t*, bool) {
@@ -291,6 +297,7 @@ class FakeSlurm : public ::testing::Test {
     g_post_select_per_node.clear();
     g_prio_thresh = 0;
     g_post_select_billing.clear();
+    g_assoc_locks.clear();
     slurmctld_tres_cnt = 0;
     accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
@@ -627,8 +634,19 @@ TEST_F(FakeSlurm, LowPriorityOrYoungJobsAreNotReservable) {
   g_prio_thresh = 50;  // in its place even when lower
   EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{});
   g_prio_thresh = 450;
+  ASSERT_FALSE(g_assoc_locks.empty());
+  for (const assoc_mgr_lock_t& l : g_assoc_locks) {
+    EXPECT_EQ(l.assoc, READ_LOCK) << "limits enforced: the threshold reads associations";
+    EXPECT_EQ(l.qos, READ_LOCK);
+  }
+  g_assoc_locks.clear();
   accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS;  // limits not enforced: no threshold
   EXPECT_EQ(unreservable({0, 100}), std::vector<uint32_t>{41}) << "bf_min_prio_reserve alone";
+  ASSERT_FALSE(g_assoc_locks.empty());
+  for (const assoc_mgr_lock_t& l : g_assoc_locks) {
+    EXPECT_EQ(l.assoc, NO_LOCK) << "limits not enforced: only the QOS lock (NoReserve)";
+    EXPECT_EQ(l.qos, READ_LOCK);
+  }
 }
 
 // A job that does not choose among several QOS starts without assoc_mgr's lock: on 22.05
@@ -1630,6 +1648,7 @@ TEST_F(CarryOut, StartsOnThePlannedNodesOnly) {
   EXPECT_EQ(counts_.backfilled, 1);
   EXPECT_EQ(slurmctld_diag_stats.backfilled_jobs, 1u);
   EXPECT_EQ(counts_.refused, 0);
+  EXPECT_TRUE(g_assoc_locks.empty()) << "a job with one QOS starts without assoc_mgr's lock";
 }
 
 // Refused on its planned node for resources (what the model does not see), a job may take
@@ -1732,6 +1751,31 @@ TEST_F(CarryOut, ArrayCopyRefusedForALimitShowsOnTheMetaRecord) {
   EXPECT_EQ(limit_waits_[0].job, 7u);
   EXPECT_EQ(limit_waits_[0].shown, kNow + 300);
 }
+
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+// A job requesting several QOS starts under the one its queue record chose, set under
+// assoc_mgr's QOS lock: the only lock a start takes, and only for such a job.
+TEST_F(CarryOut, MultiQosStartTakesOnlyTheQosLock) {
+  job_record_t* job = waiting(1);
+  slurmdb_qos_rec_t a{}, b{};
+  a.id = 5;
+  a.name = const_cast<char*>("a");
+  b.id = 6;
+  b.name = const_cast<char*>("b");
+  job->qos_list = list_of({&b, &a});
+  job->qos_ptr = &b;
+  where_[1].choices.front().qos_id = 5;
+  plan({{1, 0, false}});
+  EXPECT_FALSE(run());
+  EXPECT_EQ(job->job_state, JOB_RUNNING);
+  EXPECT_EQ(job->qos_ptr, &a);
+  ASSERT_EQ(g_assoc_locks.size(), 1u);
+  EXPECT_EQ(g_assoc_locks[0].qos, READ_LOCK);
+  EXPECT_EQ(g_assoc_locks[0].assoc, NO_LOCK);
+  job->qos_list = nullptr;
+  job->qos_ptr = nullptr;
+}
+#endif
 
 // A yield between starts that says abandon (slurmctld is shutting down or reconfiguring)
 // stops the pass before the next start.
