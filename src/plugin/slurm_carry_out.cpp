@@ -24,6 +24,26 @@ bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
   return bitmap;
 }
 
+// Minutes from `start` to the first later reservation of the plan on one of `nodes`,
+// whole nodes as stock backfill's node_space (NO_VAL: none): what a job with --time-min
+// may run.
+std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
+                                           time_t start) {
+  if (!nodes) return NO_VAL;
+  std::optional<Time> first;
+  for (const GroupPlan& group : plan.groups)
+    for (const Reservation& r : group.decision.reservations) {
+      if (!r.allocation || r.start <= start || (first && r.start >= *first)) continue;
+      for (const NodeShare& s : r.allocation->shares)
+        if (static_cast<int>(s.node) < node_record_count &&
+            bit_test(const_cast<bitstr_t*>(nodes), s.node)) {
+          first = r.start;
+          break;
+        }
+    }
+  return first ? static_cast<std::uint32_t>((*first - start) / 60) : NO_VAL;
+}
+
 bool in_one_partition(const std::vector<StartChoice>& choices) {
   return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
     return c.partition == choices.front().partition;
@@ -108,6 +128,9 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
   }
   bool again = false;
   std::optional<OwnedBitmap> unreserved;  // made at the first refusal
+  const FreeMinutes free_minutes = [&plan](const bitstr_t* nodes, time_t start) {
+    return minutes_to_first_reservation(plan, nodes, start);
+  };
   for (const GroupPlan& group : plan.groups) {
     const Decision& d = group.decision;
     counts.examined += d.examined;
@@ -150,7 +173,8 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
              group.policy.c_str(), backfilled ? ", backfilled" : "", how,
              *qos ? " under QOS " : "", qos);
       };
-      const int rc = start_job(job, w->second.choices, backfilled, nodes.get(), &part);
+      const int rc =
+          start_job(job, w->second.choices, backfilled, nodes.get(), &part, free_minutes);
       if (!part) continue;  // its partitions went away while we planned
       if (rc == SLURM_SUCCESS) {
         started("");
@@ -165,7 +189,8 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
         OwnedBitmap wider(bit_copy(unreserved->get()));
         bit_or(wider.get(), nodes.get());
         if (!bit_equal(wider.get(), nodes.get()) &&
-            start_job(job, w->second.choices, backfilled, wider.get(), &part) == SLURM_SUCCESS) {
+            start_job(job, w->second.choices, backfilled, wider.get(), &part, free_minutes) ==
+                SLURM_SUCCESS) {
           started("; select_nodes refused the planned nodes, it chose among the unreserved ones");
           continue;
         }

@@ -12,6 +12,7 @@
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_job_queue.h"
 #include "plugin/slurm_requeue.h"
+#include "plugin/slurm_time_limit.h"
 
 namespace easypp::plugin {
 
@@ -23,17 +24,11 @@ Time minutes_to_seconds(std::uint32_t minutes) {
   return static_cast<Time>(minutes) * 60;
 }
 
-// The limit a pending job will get from select_nodes: its own, else the partition's
-// DefaultTime, else MaxTime; never above MaxTime (as stock backfill plans).
+// The limit a pending job is planned with, as stock backfill plans it: the one
+// select_nodes will give it (its own, else the partition's DefaultTime, else MaxTime;
+// never above MaxTime), or its --time-min (slurm_time_limit.h).
 Time pending_limit(const job_record_t* job, const part_record_t* part) {
-  std::uint32_t minutes = job->time_limit;
-  if (minutes == NO_VAL)
-    minutes = part->default_time != NO_VAL ? part->default_time : part->max_time;
-  if (part->max_time != INFINITE && part->max_time != NO_VAL && minutes != INFINITE)
-    minutes = std::min(minutes, part->max_time);
-  else if (part->max_time != INFINITE && part->max_time != NO_VAL)
-    minutes = part->max_time;
-  return std::max<Time>(1, minutes_to_seconds(minutes));
+  return std::max<Time>(1, minutes_to_seconds(planned_limit_minutes(job, part)));
 }
 
 // CPUs a node offers to jobs (specialized cores excluded).

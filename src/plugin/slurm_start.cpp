@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_time_limit.h"
 
 namespace easypp::plugin {
 
@@ -50,7 +51,7 @@ bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
 }  // namespace
 
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
-              bool backfilled, const bitstr_t* allowed) {
+              bool backfilled, const bitstr_t* allowed, const FreeMinutes& free_minutes) {
   if (!IS_JOB_PENDING(job) || job->priority == 0) return ESLURM_JOB_HELD;
   // A job queued in several partitions is started in the one that planned it (as
   // stock backfill does), with that partition's priority.
@@ -63,9 +64,28 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
     job->details->features_use = job->details->features;
     job->details->feature_list_use = job->details->feature_list;
   }
+  // A job with --time-min is tested on its minimum, as stock backfill tests it (limits,
+  // advance reservations and the partition judge that); its own limit comes back if it
+  // does not start, and a started one gets as much of it as the plan allows.
+  const std::uint32_t own_limit = job->time_limit;
+  const std::uint32_t full_limit = full_limit_minutes(job, partition);
+  const bool on_minimum = tested_on_time_min(job, full_limit);
+  if (on_minimum) job->time_limit = job->time_min;
   const int rc =
       select_on(job, allowed, backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED);
-  if (rc != SLURM_SUCCESS) return rc;
+  if (rc != SLURM_SUCCESS) {
+    if (on_minimum) job->time_limit = own_limit;
+    return rc;
+  }
+  // An array's meta record, split off the started task with its fields, waits with its
+  // own limit.
+  if (on_minimum && job->array_task_id != NO_VAL)
+    if (job_record_t* meta = find_job_record(job->array_job_id);
+        meta && meta != job && IS_JOB_PENDING(meta))
+      meta->time_limit = own_limit;
+  if (on_minimum && IS_JOB_RUNNING(job))
+    raise_time_limit(job, full_limit,
+                     free_minutes ? free_minutes(job->node_bitmap, job->start_time) : NO_VAL);
   last_job_update = time(nullptr);
   if (job->batch_flag == 0)
     srun_allocate(job);  // an salloc/srun waiting for its allocation
@@ -76,7 +96,8 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
 }
 
 int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
-              const bitstr_t* allowed, part_record_t** started_in) {
+              const bitstr_t* allowed, part_record_t** started_in,
+              const FreeMinutes& free_minutes) {
   *started_in = nullptr;
   // The partition: the first that exists and holds the planned nodes, else the first.
   const StartChoice* first = nullptr;
@@ -132,7 +153,7 @@ int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool b
         job->bit_flags |= JOB_MAGNETIC;
       }
     }
-    rc = start_job(job, part, c->priority, backfilled, allowed);
+    rc = start_job(job, part, c->priority, backfilled, allowed, free_minutes);
     if (c->magnetic) {
       // Kept only by a job that started; an array's meta record (split off a started
       // task, with its fields) waits without it, as stock backfill's next record clears it.

@@ -6,6 +6,8 @@
 #define EASYPP_PLUGIN_SLURM_START_H
 
 #include <cstdint>
+#include <ctime>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,12 +15,19 @@
 
 namespace easypp::plugin {
 
+// Minutes a job started at `start` on `nodes` may run before the first later reservation
+// of the plan on one of them (NO_VAL: none), for a job with --time-min.
+using FreeMinutes = std::function<std::uint32_t(const bitstr_t* nodes, time_t start)>;
+
 // SLURM_SUCCESS or Slurm's error code; the job then stays pending. With `allowed` (the
 // nodes the plan gave the job), every other node is added to the job's excluded nodes
 // for select_nodes and the job's own exclusions are restored afterwards, as stock
 // backfill's _start_job does: the job cannot take what the plan keeps for another job.
+// A job with --time-min is tested on its minimum (slurm_time_limit.h) and, once started,
+// gets its full limit cut to `free_minutes` (none given: its full limit).
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
-              bool backfilled, const bitstr_t* allowed = nullptr);
+              bool backfilled, const bitstr_t* allowed = nullptr,
+              const FreeMinutes& free_minutes = {});
 
 // One queue record of a job by name and id (pointers do not survive an unlock): where,
 // and under which QOS, it may start. A job has one per record, in priority order.
@@ -51,7 +60,8 @@ struct QueuedByName {
 // next is tried; refused for resources, the next in another reservation. `started_in` gets the partition tried last (nullptr: none
 // exists any more, the result is then ESLURM_INVALID_PARTITION_NAME).
 int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
-              const bitstr_t* allowed, part_record_t** started_in);
+              const bitstr_t* allowed, part_record_t** started_in,
+              const FreeMinutes& free_minutes = {});
 
 // True when select_nodes refused for resources (busy, or the model missed something
 // about the nodes); false for limits, licences, reservations and the like.

@@ -63,7 +63,9 @@ struct JobRecord {
   Time submit = 0;
   std::int64_t priority = 0;  // Slurm's job priority (larger first)
   Time start = 0;  // running jobs only
-  // The user's time limit in seconds: the kill time is start + limit. Never changed.
+  // The user's time limit in seconds: the kill time is start + limit. Never changed by
+  // the plan. A pending job with --time-min is planned on that minimum, as stock backfill
+  // plans it; its start sets the limit it runs with (slurm_time_limit.h).
   Time limit = 0;
   // CPUs the job holds (running: the sum of its shares) or needs (waiting: min_cpus).
   int procs = 1;

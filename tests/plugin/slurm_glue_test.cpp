@@ -24,6 +24,7 @@
 #include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_show_plan.h"
 #include "plugin/slurm_snapshot.h"
+#include "plugin/slurm_time_limit.h"
 
 // --- fake slurmctld state -------------------------------------------------------------
 extern "C" {
@@ -232,13 +233,16 @@ namespace {
 struct SelectCall {
   uint32_t job = 0;
   std::vector<int> allowed;  // nodes not excluded when select_nodes was called
+  uint32_t time_limit = 0;   // the job's limit then
 };
+std::vector<std::pair<uint32_t, uint32_t>> g_altered;  // acct_policy_alter_job (job, limit)
+int g_resv_adjusted = 0;                                // job_time_adj_resv calls
 std::vector<SelectCall> g_select_calls;
 std::map<uint32_t, std::deque<int>> g_select_rc;  // per job, one rc per call (default: success)
 std::vector<uint32_t> g_launched;
 
 int fake_select_nodes(job_record_t* job) {
-  SelectCall call{job->job_id, {}};
+  SelectCall call{job->job_id, {}, job->time_limit};
   for (int i = 0; i < node_record_count; ++i)
     if (!job->details || !job->details->exc_node_bitmap || !bit_test(job->details->exc_node_bitmap, i))
       call.allowed.push_back(i);
@@ -253,6 +257,9 @@ int fake_select_nodes(job_record_t* job) {
   if (rc == SLURM_SUCCESS && !job->array_recs) {
     job->job_state = JOB_RUNNING;
     job->start_time = time(nullptr);
+    job->end_time = job->start_time + static_cast<time_t>(job->time_limit) * 60;
+    job->node_bitmap = bit_alloc(node_record_count);  // the first allowed node
+    if (!call.allowed.empty()) bit_set(job->node_bitmap, call.allowed.front());
   }
   return rc;
 }
@@ -275,6 +282,10 @@ void rebuild_job_part_list(job_record_t*) {}
 void job_resv_clear_magnetic_flag(job_record_t*) {}
 slurmctld_resv_t* find_resv_name(char*) { return nullptr; }
 int job_requeue(uid_t, uint32_t, slurm_msg_t*, bool, uint32_t) { return ESLURM_DISABLED; }
+void acct_policy_alter_job(job_record_t* job, uint32_t limit) {
+  g_altered.emplace_back(job->job_id, limit);
+}
+void job_time_adj_resv(job_record_t*) { ++g_resv_adjusted; }
 }
 
 namespace easypp::plugin {
@@ -312,6 +323,7 @@ class FakeSlurm : public ::testing::Test {
     for (auto& j : jobs_) {
       xfree(j->sched_nodes);  // show_plan's
       xfree(j->state_desc);
+      FREE_NULL_BITMAP(j->node_bitmap);  // the fake select_nodes'
     }
     for (auto& j : jobs_)
       if (j->job_resrcs) {
@@ -1564,6 +1576,8 @@ class CarryOut : public FakeSlurm {
     g_select_calls.clear();
     g_select_rc.clear();
     g_launched.clear();
+    g_altered.clear();
+    g_resv_adjusted = 0;
     slurmctld_diag_stats = diag_stats_t{};
     nodes({4, 4, 4}, {true, true, true});
     part_ = partition("p", {0, 1, 2});
@@ -1776,6 +1790,88 @@ TEST_F(CarryOut, MultiQosStartTakesOnlyTheQosLock) {
   job->qos_ptr = nullptr;
 }
 #endif
+
+// --time-min (stock backfill's rule): tested on the minimum, then the limit as high as the
+// plan's later reservations on the job's nodes allow, never below the minimum nor above
+// its own limit. Job 1 (60 min, --time-min 10) planned on node 0; node 0 is reserved for
+// job 5 in 25 min 30 s, node 2 for job 6 in 15 min (not the job's node): 25 min.
+TEST_F(CarryOut, TimeMinJobGetsTheLimitThePlanLeaves) {
+  job_record_t* j = waiting(1);
+  j->time_min = 10;
+  const time_t now = time(nullptr);
+  plan({{1, 0, true}}, {{5, 0, now + 25 * 60 + 30}, {6, 2, now + 15 * 60}});
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(g_select_calls[0].time_limit, 10u) << "select_nodes tests the minimum";
+  ASSERT_EQ(j->job_state, JOB_RUNNING);
+  const uint32_t expect = j->start_time - now >= 30 ? 24 : 25;  // a slow second
+  EXPECT_EQ(j->time_limit, expect);
+  EXPECT_EQ(j->end_time, j->start_time + static_cast<time_t>(expect) * 60);
+  EXPECT_EQ(g_altered, (std::vector<std::pair<uint32_t, uint32_t>>{{1, expect}}))
+      << "accounting charged for the new limit";
+  EXPECT_EQ(g_resv_adjusted, 1) << "advance reservations may cut it further";
+}
+
+// No later reservation on its nodes: its own limit. One sooner than the minimum: the
+// minimum (the limit select_nodes gave it stays).
+TEST_F(CarryOut, TimeMinJobWithoutAReservationAheadRunsToItsLimit) {
+  job_record_t* free = waiting(1);
+  job_record_t* tight = waiting(2);
+  free->time_min = 10;
+  tight->time_min = 10;
+  const time_t now = time(nullptr);
+  plan({{1, 0, false}, {2, 1, true}}, {{5, 1, now + 5 * 60}});
+  EXPECT_FALSE(run());
+  EXPECT_EQ(free->time_limit, 60u);
+  EXPECT_EQ(free->end_time, free->start_time + 60 * 60);
+  EXPECT_EQ(tight->time_limit, 10u);
+  EXPECT_EQ(g_altered, (std::vector<std::pair<uint32_t, uint32_t>>{{1, 60}}));
+}
+
+// Not started: its own limit comes back, also when it had none (the partition's).
+TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
+  job_record_t* j = waiting(1);
+  j->time_min = 10;
+  j->time_limit = NO_VAL;
+  part_->max_time = 120;
+  g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
+  plan({{1, 0, false}});
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[0].time_limit, 10u);
+  EXPECT_EQ(g_select_calls[1].time_limit, 10u);
+  EXPECT_EQ(j->time_limit, NO_VAL);
+  EXPECT_TRUE(g_altered.empty());
+}
+
+// The limit the plan sees: the job's own, else the partition's DefaultTime, else MaxTime,
+// never above MaxTime; with --time-min below that, the minimum (not with --deadline,
+// which stock plans on instead).
+TEST_F(FakeSlurm, PlannedLimitIsTheMinimumWithTimeMin) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0}, 120, 30);
+  job_record_t* j = pending(1, 1, 60);
+  EXPECT_EQ(full_limit_minutes(j, p), 60u);
+  EXPECT_EQ(planned_limit_minutes(j, p), 60u);
+  j->time_min = 10;
+  EXPECT_EQ(planned_limit_minutes(j, p), 10u);
+  j->time_limit = NO_VAL;
+  EXPECT_EQ(full_limit_minutes(j, p), 30u) << "the partition's DefaultTime";
+  EXPECT_EQ(planned_limit_minutes(j, p), 10u);
+  j->time_limit = 500;
+  EXPECT_EQ(full_limit_minutes(j, p), 120u) << "capped at MaxTime";
+  j->time_min = 200;
+  EXPECT_EQ(planned_limit_minutes(j, p), 120u) << "a minimum above the limit changes nothing";
+  j->time_min = 10;
+  j->deadline = kNow + 3600;
+  EXPECT_FALSE(tested_on_time_min(j, 120));
+  EXPECT_EQ(planned_limit_minutes(j, p), 120u);
+  part_record_t* open = partition("open", {0});
+  j->deadline = 0;
+  j->time_limit = INFINITE;
+  EXPECT_EQ(full_limit_minutes(j, open), INFINITE);
+  EXPECT_EQ(planned_limit_minutes(j, open), 10u);
+}
 
 // A yield between starts that says abandon (slurmctld is shutting down or reconfiguring)
 // stops the pass before the next start.

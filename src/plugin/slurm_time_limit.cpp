@@ -1,0 +1,47 @@
+#include "plugin/slurm_time_limit.h"
+
+#include <algorithm>
+
+namespace easypp::plugin {
+
+namespace {
+bool bounded(std::uint32_t minutes) { return minutes != INFINITE && minutes != NO_VAL; }
+}  // namespace
+
+std::uint32_t full_limit_minutes(const job_record_t* job, const part_record_t* part) {
+  std::uint32_t minutes = job->time_limit;
+  if (minutes == NO_VAL && part)
+    minutes = part->default_time != NO_VAL ? part->default_time : part->max_time;
+  if (part && bounded(part->max_time))
+    minutes = bounded(minutes) ? std::min(minutes, part->max_time) : part->max_time;
+  return minutes;
+}
+
+bool tested_on_time_min(const job_record_t* job, std::uint32_t full_minutes) {
+  return job->time_min != 0 && job->time_min != NO_VAL && job->time_min < full_minutes &&
+         job->deadline == 0;
+}
+
+std::uint32_t planned_limit_minutes(const job_record_t* job, const part_record_t* part) {
+  const std::uint32_t full = full_limit_minutes(job, part);
+  return tested_on_time_min(job, full) ? job->time_min : full;
+}
+
+std::uint32_t raise_time_limit(job_record_t* job, std::uint32_t full_minutes,
+                               std::uint32_t free_minutes) {
+  std::uint32_t minutes = full_minutes;
+  if (free_minutes != NO_VAL && (!bounded(minutes) || free_minutes < minutes))
+    minutes = free_minutes;
+  minutes = std::max(minutes, job->time_min);
+  if (minutes == job->time_limit) return minutes;
+  info("sched/easypp: JobId=%u started on its --time-min of %u min: time limit set to %u min",
+       job->job_id, job->time_min, minutes);
+  acct_policy_alter_job(job, minutes);
+  job->time_limit = minutes;
+  job->end_time = minutes == INFINITE ? job->start_time + YEAR_SECONDS
+                                      : job->start_time + static_cast<time_t>(minutes) * 60;
+  job_time_adj_resv(job);  // ends before an advance reservation it is not in
+  return job->time_limit;
+}
+
+}  // namespace easypp::plugin
