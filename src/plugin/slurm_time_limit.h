@@ -1,10 +1,13 @@
-// A pending job's time limit as Slurm's schedulers resolve it, and --time-min.
-// Stock backfill (22.05 backfill.c:2228 and _reset_job_time_limit, 24.11 :2638 and
-// :3779) tests a job submitted with a minimum time below its limit on that minimum, and
-// once the job started sets its limit as high as the reservations on its nodes allow,
-// never below the minimum nor above its own limit. sched/easypp does the same: the plan
-// sees the minimum (planned_limit_minutes), start_job tests the job on it, and carry_out
-// raises it to the first later reservation of the plan on the job's nodes.
+// A pending job's time limit as Slurm's schedulers resolve it, and --time-min ("the job
+// may have its --time limit lowered to a value no lower than --time-min if doing so
+// permits the job to begin execution earlier", sbatch(1)).
+// Stock backfill (22.05 backfill.c:2228, 24.11 :2638) tests such a job on its minimum and
+// plans it so; sched/easypp does the same (planned_limit_minutes, start_job). Once the
+// job started, stock sets its limit to comp_time_limit, which for such a job is the
+// minimum itself, and _reset_job_time_limit only lowers it: the job runs with its
+// minimum (t_live_time_min: 5 of 60 min). sched/easypp gives it as much of its own limit
+// as the plan's later reservations on its nodes allow, never below the minimum, as the
+// documentation describes (raise_time_limit).
 // Callers hold slurmctld's job write lock.
 #ifndef EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
 #define EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
