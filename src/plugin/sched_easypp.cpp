@@ -18,9 +18,6 @@
 #include <unordered_set>
 #include <utility>
 
-#include "core/job_request.h"
-#include "core/machine.h"
-#include "core/policy.h"
 #include "easypp/predictor.h"
 #include "plugin/agent.h"
 #include "plugin/cluster_model.h"
@@ -28,11 +25,10 @@
 #include "plugin/pass_locks.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
-#include "plugin/slurm_carry_out.h"
 #include "plugin/slurm_api.h"
+#include "plugin/slurm_carry_out.h"
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_qos_block.h"
-#include "plugin/slurm_requeue.h"
 #include "plugin/slurm_show_plan.h"
 #include "plugin/slurm_snapshot.h"
 #include "plugin/slurm_start.h"
@@ -84,7 +80,7 @@ struct PassCounts {
   int yields = 0;
   int partitions = 0;
   int learnt = 0;
-  StartCounts starts;  // carry_out's
+  CarryOutCounts starts;  // carry_out's
 };
 
 // Everything the scheduling thread owns. Only that thread calls its methods, except
@@ -412,7 +408,8 @@ class Scheduler {
           "learnt, %u usec, longest lock hold %ld usec (in %s; queue built in %ld usec, sorted in %ld usec), %d yields "
           "(%ld usec)",
           slurmctld_diag_stats.bf_cycle_counter, counts.queued, counts.partitions,
-          counts.not_runnable, counts.starts.started, counts.starts.backfilled, counts.starts.refused, counts.learnt,
+          counts.not_runnable, counts.starts.started, counts.starts.backfilled,
+          counts.starts.refused, counts.learnt,
           slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, locks.longest_hold_steps().c_str(), counts.build_usec,
           counts.sort_usec, counts.yields,
           counts.slept_usec);

@@ -64,7 +64,7 @@ bool het_job_planned(const job_record_t* job, const std::unordered_set<JobId>& p
   return true;
 }
 
-void count_start(StartCounts& counts, bool backfilled) {
+void count_start(CarryOutCounts& counts, bool backfilled) {
   ++counts.started;
   if (backfilled) {
     ++counts.backfilled;
@@ -113,7 +113,7 @@ void trace_state(const std::string& name, const std::string& policy,
 bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                const std::unordered_map<JobId, QueuedByName>& where, const CarryOutRules& rules,
                std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
-               std::vector<LimitWait>& limit_waits, bool trace, StartCounts& counts,
+               std::vector<LimitWait>& limit_waits, bool trace, CarryOutCounts& counts,
                const YieldPoint& yield, bool& stopped) {
   // Jobs whose feature expression the plan does not model: their planned nodes may be
   // wrong, so a refusal must not keep resources for them.
@@ -215,7 +215,14 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
       // array's other tasks (the started task took a new id: job_array_split).
       if (limit_refused) {
         if (!limit_wait) limit_wait = limit_wait_shown(group.state);
-        limit_waits.push_back({job->job_id, *limit_wait});
+        // Once per record (a further copy, or a later round, may be refused too): the
+        // earliest start.
+        auto shown = std::find_if(limit_waits.begin(), limit_waits.end(),
+                                  [&](const LimitWait& l) { return l.job == job->job_id; });
+        if (shown == limit_waits.end())
+          limit_waits.push_back({job->job_id, *limit_wait});
+        else
+          shown->shown = std::min(shown->shown, *limit_wait);
       }
       if (!held) {
         again = true;

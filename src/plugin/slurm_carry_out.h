@@ -1,7 +1,8 @@
 // Carrying out a pass's plan in slurmctld: the kills and requeues the policies chose, then
 // each planned start through select_nodes on the planned nodes (slurm_start.h), and what a
 // refusal means for the rest of the pass. Caller holds slurmctld's locks {READ conf,
-// WRITE job, WRITE node, READ part, READ fed}.
+// WRITE job, WRITE node, READ part, READ fed}; carry_out takes assoc_mgr's QOS read lock
+// itself where it needs it (a QOS blocked by a group limit, a job choosing among QOS).
 #ifndef EASYPP_PLUGIN_SLURM_CARRY_OUT_H
 #define EASYPP_PLUGIN_SLURM_CARRY_OUT_H
 
@@ -28,8 +29,8 @@ struct CarryOutRules {
   std::set<std::string> requeue_partitions;  // easypp_requeue_partitions
 };
 
-// What the starts of a pass did (sdiag and the pass's log line).
-struct StartCounts {
+// What carrying out a pass did, for sdiag and the pass's log line.
+struct CarryOutCounts {
   int started = 0;
   int backfilled = 0;
   int refused = 0;   // by select_nodes, after the retry on unreserved nodes
@@ -49,7 +50,7 @@ struct StartCounts {
 bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                const std::unordered_map<JobId, QueuedByName>& where, const CarryOutRules& rules,
                std::unordered_set<JobId>& not_runnable, QosBlock& blocked,
-               std::vector<LimitWait>& limit_waits, bool trace, StartCounts& counts,
+               std::vector<LimitWait>& limit_waits, bool trace, CarryOutCounts& counts,
                const YieldPoint& yield, bool& stopped);
 
 }  // namespace easypp::plugin

@@ -1,6 +1,6 @@
 // What a pass shows users: the start time and nodes `squeue --start` reads, and the reason
 // `squeue` gives for a pending job. Written into slurmctld's job records after the plan
-// was carried out. Caller holds slurmctld's job write lock.
+// was carried out. Caller holds slurmctld's job write lock and node read lock (node names).
 #ifndef EASYPP_PLUGIN_SLURM_SHOW_PLAN_H
 #define EASYPP_PLUGIN_SLURM_SHOW_PLAN_H
 
@@ -36,16 +36,17 @@ std::string group_name(const GroupPlan& group, const ClusterModel& model);
 
 // Shows `plan` on the pending jobs among `queued` (this round's queue, by id):
 // - start time and SchedNodeList for each reserved job, then each forecast
-//   (`forecasts[g]` for group g), then each job in `limit_waits` (start only: a limit,
-//   not nodes, holds it). A start is never before now + 1, and an earlier start already
-//   shown in this pass is kept (build_job_queue cleared last pass's).
+//   (`forecasts[g]` for group g; none past its end), then each job in `limit_waits`
+//   (start only: a limit, not nodes, holds it). A start is never before now + 1, and an
+//   earlier start already shown in this pass is kept (build_job_queue cleared last pass's).
 // - the reason of the others waiting in a group with a reservation: a reserved job waits
 //   for Resources, a job behind a reserved one for Priority, a job nothing may be
 //   reserved for that is ahead of every reserved job for Resources. Only reasons the
 //   plugin owns are replaced (none, Resources, Priority): limits and holds stay. A changed
 //   reason moves last_job_update.
-// Copies of an array's meta record (planned ids past 32 bits) show nothing: the meta
-// record shows the earliest. `trace`: one log line per start shown.
+// Copies of an array's meta record (planned ids past 32 bits) show no reservation or
+// forecast: the meta record shows the earliest (a copy refused for a limit is in
+// `limit_waits` under the meta record's id). `trace`: one log line per start shown.
 void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
                const std::vector<LimitWait>& limit_waits, const ClusterModel& model,
                const std::unordered_map<JobId, QueuedByName>& queued, time_t now, bool trace);

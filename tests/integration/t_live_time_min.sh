@@ -19,7 +19,9 @@
 # A TimeLimit as scontrol shows it ([D-]HH:MM:SS or MM:SS) in whole minutes.
 limit_minutes() {   # JOB
   job_field "$1" TimeLimit | awk -F'[-:]' '{
-    if (NF == 4) print $1 * 1440 + $2 * 60 + $3; else if (NF == 3) print $1 * 60 + $2; else print $1 }'
+    if (NF == 4) print $1 * 1440 + $2 * 60 + $3
+    else if (NF == 3) print $1 * 60 + $2
+    else print $1 }'
 }
 
 case_time_min() {
@@ -35,8 +37,9 @@ case_time_min() {
   note "ok: T, on its 5-min minimum, backfilled ahead of U"
   limit=$(limit_minutes "$t")
   { [ "$limit" -ge 5 ] && [ "$limit" -le 10 ]; } \
-    || fail "T's time limit is $limit min ($(job_field "$t" TimeLimit)); expected 5..10 (its minimum up to H's planned start)"
-  note "ok: T's time limit is $limit min, cut to end by H's planned start"
+    || fail "T's time limit is $limit min ($(job_field "$t" TimeLimit));" \
+            "expected 5..10 (its minimum up to H's planned start)"
+  note "ok: T's time limit is $limit min: at least its minimum, ending by H's planned start"
   assert_eq PENDING "$(job_field "$h" JobState)" "H (the head)"
   assert_eq PENDING "$(job_field "$u" JobState)" "U (60 min, no minimum)"
   scancel "$a" "$h" "$u" "$t"

@@ -1,10 +1,15 @@
-// The Slurm glue (src/plugin/slurm_snapshot.cpp, slurm_job_queue.cpp,
-// slurm_accounting.cpp) on fake slurmctld state: job_list, avail_node_bitmap, the node
-// table and stand-ins of the calls build_job_queue's per-job work makes are defined here; Slurm's list and bitmap code comes from libslurmfull.
+// The Slurm glue (src/plugin/slurm_snapshot.cpp, slurm_job_queue.cpp, slurm_accounting.cpp,
+// slurm_carry_out.cpp, slurm_start.cpp, slurm_show_plan.cpp, slurm_time_limit.cpp) on
+// fake slurmctld state: job_list, avail_node_bitmap, the node table and stand-ins of the
+// calls build_job_queue's per-job work makes, of select_nodes and what follows a start,
+// and of assoc_mgr's lock (recorded) are defined here; Slurm's list and bitmap code comes
+// from libslurmfull.
 // Checks the CPU accounting behind resource-accurate planning (usable nodes only, per-node
 // CPUs of running jobs, jobs of other partitions on shared nodes), the limits and CPU
-// counts of waiting jobs, the queue grouping, the finished-job scan, and the slurmdbd
-// query that bootstraps history (jobacct_storage_g_get_jobs_cond faked).
+// counts of waiting jobs, the queue grouping, the finished-job scan, the slurmdbd query
+// that bootstraps history (jobacct_storage_g_get_jobs_cond faked), how a plan's starts
+// are carried out and what a refusal means, --time-min, the locks taken, and what
+// squeue --start and squeue's reasons show.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,10 +55,16 @@ std::vector<uint64_t> g_post_select_billing;  // the billing of each request it 
 }
 
 // assoc_mgr's locks as the glue takes them (one thread here: recorded, not taken), so a
-// test can tell which the glue took and how wide.
+// test can tell which the glue took and how wide; every lock must be given back.
+namespace {
 std::vector<assoc_mgr_lock_t> g_assoc_locks;
-extern "C" void assoc_mgr_lock(assoc_mgr_lock_t* locks) { g_assoc_locks.push_back(*locks); }
-extern "C" void assoc_mgr_unlock(assoc_mgr_lock_t*) {}
+int g_assoc_held = 0;
+}  // namespace
+extern "C" void assoc_mgr_lock(assoc_mgr_lock_t* locks) {
+  g_assoc_locks.push_back(*locks);
+  ++g_assoc_held;
+}
+extern "C" void assoc_mgr_unlock(assoc_mgr_lock_t*) { --g_assoc_held; }
 
 // As Slurm's: 0 without reading anything unless limits are enforced (may_reserve then
 // takes no association lock).
@@ -244,7 +255,8 @@ std::vector<uint32_t> g_launched;
 int fake_select_nodes(job_record_t* job) {
   SelectCall call{job->job_id, {}, job->time_limit};
   for (int i = 0; i < node_record_count; ++i)
-    if (!job->details || !job->details->exc_node_bitmap || !bit_test(job->details->exc_node_bitmap, i))
+    if (!job->details || !job->details->exc_node_bitmap ||
+        !bit_test(job->details->exc_node_bitmap, i))
       call.allowed.push_back(i);
   g_select_calls.push_back(call);
   int rc = SLURM_SUCCESS;
@@ -309,6 +321,7 @@ class FakeSlurm : public ::testing::Test {
     g_prio_thresh = 0;
     g_post_select_billing.clear();
     g_assoc_locks.clear();
+    g_assoc_held = 0;
     slurmctld_tres_cnt = 0;
     accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
@@ -318,6 +331,7 @@ class FakeSlurm : public ::testing::Test {
   }
 
   void TearDown() override {
+    EXPECT_EQ(g_assoc_held, 0) << "an assoc_mgr lock was not given back";
     FREE_NULL_LIST(job_list);
     FREE_NULL_BITMAP(avail_node_bitmap);
     for (auto& j : jobs_) {
@@ -1640,7 +1654,7 @@ class CarryOut : public FakeSlurm {
   std::unordered_set<JobId> not_runnable_;
   QosBlock blocked_;
   std::vector<LimitWait> limit_waits_;
-  StartCounts counts_;
+  CarryOutCounts counts_;
 };
 
 // A planned job starts through select_nodes with every node but its planned one excluded
@@ -1764,6 +1778,23 @@ TEST_F(CarryOut, ArrayCopyRefusedForALimitShowsOnTheMetaRecord) {
   ASSERT_EQ(limit_waits_.size(), 1u);
   EXPECT_EQ(limit_waits_[0].job, 7u);
   EXPECT_EQ(limit_waits_[0].shown, kNow + 300);
+  meta->start_time = 0;  // as build_job_queue leaves it
+  show_plan(plan_, {{}}, limit_waits_, model_, where_, kNow, false);
+  EXPECT_EQ(meta->start_time, kNow + 300) << "squeue --start shows it on the meta record";
+}
+
+// A record refused for a limit again (a further copy, or a later round) is kept once, with
+// the earliest start.
+TEST_F(CarryOut, LimitWaitKeptOncePerRecord) {
+  waiting(1);
+  g_select_rc[1] = {ESLURM_ACCOUNTING_POLICY, ESLURM_ACCOUNTING_POLICY};
+  limit_waits_.push_back({1, kNow + 900});  // an earlier round's
+  plan({{1, 0, false}});
+  CarryOutRules rules;
+  rules.assoc_limit_stop = true;
+  run(rules);
+  ASSERT_EQ(limit_waits_.size(), 1u);
+  EXPECT_EQ(limit_waits_[0].shown, kNow + 500);
 }
 
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)
