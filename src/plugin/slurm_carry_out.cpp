@@ -24,26 +24,6 @@ bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
   return bitmap;
 }
 
-// Minutes from `start` to the first later reservation of the plan on one of `nodes`,
-// whole nodes as stock backfill's node_space (NO_VAL: none): what a job with --time-min
-// may run.
-std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
-                                           time_t start) {
-  if (!nodes) return NO_VAL;
-  std::optional<Time> first;
-  for (const GroupPlan& group : plan.groups)
-    for (const Reservation& r : group.decision.reservations) {
-      if (!r.allocation || r.start <= start || (first && r.start >= *first)) continue;
-      for (const NodeShare& s : r.allocation->shares)
-        if (static_cast<int>(s.node) < node_record_count &&
-            bit_test(const_cast<bitstr_t*>(nodes), s.node)) {
-          first = r.start;
-          break;
-        }
-    }
-  return first ? static_cast<std::uint32_t>((*first - start) / 60) : NO_VAL;
-}
-
 bool in_one_partition(const std::vector<StartChoice>& choices) {
   return std::all_of(choices.begin(), choices.end(), [&](const StartChoice& c) {
     return c.partition == choices.front().partition;
@@ -109,6 +89,29 @@ void trace_state(const std::string& name, const std::string& policy,
 }
 
 }  // namespace
+
+// Double booking's planned reservations are the earlier ones: both lists count.
+std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
+                                           time_t start) {
+  if (!nodes) return NO_VAL;
+  std::optional<Time> first;
+  for (const GroupPlan& group : plan.groups)
+    for (const auto* list : {&group.decision.reservations, &group.decision.planned_reservations})
+      for (const Reservation& r : *list) {
+        if (!r.allocation || r.start <= group.state.now || (first && r.start >= *first))
+          continue;
+        for (const NodeShare& s : r.allocation->shares)
+          if (static_cast<int>(s.node) < node_record_count &&
+              bit_test(const_cast<bitstr_t*>(nodes), s.node)) {
+            first = r.start;
+            break;
+          }
+      }
+  if (!first) return NO_VAL;
+  if (*first <= start) return 0;
+  // Below INFINITE and NO_VAL, which are not minutes.
+  return static_cast<std::uint32_t>(std::min<Time>((*first - start) / 60, INFINITE - 1));
+}
 
 bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,
                const std::unordered_map<JobId, QueuedByName>& where, const CarryOutRules& rules,

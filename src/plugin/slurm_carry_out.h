@@ -6,6 +6,8 @@
 #ifndef EASYPP_PLUGIN_SLURM_CARRY_OUT_H
 #define EASYPP_PLUGIN_SLURM_CARRY_OUT_H
 
+#include <cstdint>
+#include <ctime>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -36,6 +38,13 @@ struct CarryOutCounts {
   int refused = 0;   // by select_nodes, after the retry on unreserved nodes
   int examined = 0;  // jobs the policies looked at (Decision::examined)
 };
+
+// Whole minutes from `start` to the first reservation of the plan, later than the plan's
+// now, on one of `nodes` (whole nodes, as stock backfill's node_space; 0 if it began since
+// the plan; NO_VAL: none): what a job with --time-min may run there (slurm_time_limit.h).
+// Under double booking the reservations the policy planned with count too.
+std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
+                                           time_t start);
 
 // Starts what the plan starts, on the planned nodes. A job select_nodes refuses for
 // anything but resources (limits that depend on the allocation, reservations...) is not

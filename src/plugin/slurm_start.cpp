@@ -64,28 +64,42 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
     job->details->features_use = job->details->features;
     job->details->feature_list_use = job->details->feature_list;
   }
-  // A job with --time-min is tested on its minimum, as stock backfill tests it (limits,
-  // advance reservations and the partition judge that); its own limit comes back if it
-  // does not start, and a started one gets as much of it as the plan allows.
+  const std::uint16_t flag = backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED;
+  // A job with --time-min: first with as much of its limit as the plan leaves on the nodes
+  // it may take (those it gets are among them), then on its minimum, as stock backfill
+  // tests it. select_nodes so checks limits, advance reservations and accounting with the
+  // limit the job runs with. Its own limit comes back if it does not start.
   const std::uint32_t own_limit = job->time_limit;
   const std::uint32_t full_limit = full_limit_minutes(job, partition);
   const bool on_minimum = tested_on_time_min(job, full_limit);
-  if (on_minimum) job->time_limit = job->time_min;
-  const int rc =
-      select_on(job, allowed, backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED);
-  if (rc != SLURM_SUCCESS) {
-    if (on_minimum) job->time_limit = own_limit;
-    return rc;
+  const bool array_meta = job->array_recs != nullptr;
+  const std::uint32_t array_id = job->array_job_id;
+  int rc;
+  if (on_minimum) {
+    const std::uint32_t longest = start_limit_minutes(
+        job, full_limit, free_minutes && allowed ? free_minutes(allowed, time(nullptr)) : 0);
+    job->time_limit = longest;
+    rc = select_on(job, allowed, flag);
+    if (rc != SLURM_SUCCESS && longest != job->time_min) {
+      job->time_limit = job->time_min;
+      rc = select_on(job, allowed, flag);
+    }
+    if (rc != SLURM_SUCCESS) job->time_limit = own_limit;
+  } else {
+    rc = select_on(job, allowed, flag);
   }
-  // An array's meta record, split off the started task with its fields, waits with its
-  // own limit.
-  if (on_minimum && job->array_task_id != NO_VAL)
-    if (job_record_t* meta = find_job_record(job->array_job_id);
-        meta && meta != job && IS_JOB_PENDING(meta))
-      meta->time_limit = own_limit;
-  if (on_minimum && IS_JOB_RUNNING(job))
-    raise_time_limit(job, full_limit,
-                     free_minutes ? free_minutes(job->node_bitmap, job->start_time) : NO_VAL);
+  if (rc != SLURM_SUCCESS) return rc;
+  if (on_minimum) {
+    if (own_limit == NO_VAL) job->limit_set.time = 1;  // set by the system, as stock marks it
+    info("sched/easypp: JobId=%u started with --time-min=%u: time limit %u of %u min",
+         job->job_id, job->time_min, job->time_limit, full_limit);
+    // An array's meta record, split off the started task with its fields, waits with its
+    // own limit.
+    if (array_meta)
+      if (job_record_t* meta = find_job_record(array_id);
+          meta && meta != job && IS_JOB_PENDING(meta))
+        meta->time_limit = own_limit;
+  }
   last_job_update = time(nullptr);
   if (job->batch_flag == 0)
     srun_allocate(job);  // an salloc/srun waiting for its allocation

@@ -15,16 +15,16 @@
 
 namespace easypp::plugin {
 
-// Minutes a job started at `start` on `nodes` may run before the first later reservation
-// of the plan on one of them (NO_VAL: none), for a job with --time-min.
+// Minutes a job starting at `start` on some of `nodes` may run before the first later
+// reservation of the plan on one of them (NO_VAL: none), for a job with --time-min.
 using FreeMinutes = std::function<std::uint32_t(const bitstr_t* nodes, time_t start)>;
 
 // SLURM_SUCCESS or Slurm's error code; the job then stays pending. With `allowed` (the
 // nodes the plan gave the job), every other node is added to the job's excluded nodes
 // for select_nodes and the job's own exclusions are restored afterwards, as stock
 // backfill's _start_job does: the job cannot take what the plan keeps for another job.
-// A job with --time-min is tested on its minimum (slurm_time_limit.h) and, once started,
-// gets its full limit cut to `free_minutes` (none given: its full limit).
+// A job with --time-min is tested first with its full limit cut to `free_minutes` on
+// `allowed`, then on its minimum (slurm_time_limit.h); without both: on its minimum only.
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
               bool backfilled, const bitstr_t* allowed = nullptr,
               const FreeMinutes& free_minutes = {});

@@ -27,21 +27,12 @@ std::uint32_t planned_limit_minutes(const job_record_t* job, const part_record_t
   return tested_on_time_min(job, full) ? job->time_min : full;
 }
 
-std::uint32_t raise_time_limit(job_record_t* job, std::uint32_t full_minutes,
-                               std::uint32_t free_minutes) {
+std::uint32_t start_limit_minutes(const job_record_t* job, std::uint32_t full_minutes,
+                                  std::uint32_t free_minutes) {
   std::uint32_t minutes = full_minutes;
   if (free_minutes != NO_VAL && (!bounded(minutes) || free_minutes < minutes))
     minutes = free_minutes;
-  minutes = std::max(minutes, job->time_min);
-  if (minutes == job->time_limit) return minutes;
-  info("sched/easypp: JobId=%u started on its --time-min of %u min: time limit set to %u min",
-       job->job_id, job->time_min, minutes);
-  acct_policy_alter_job(job, minutes);
-  job->time_limit = minutes;
-  job->end_time = minutes == INFINITE ? job->start_time + YEAR_SECONDS
-                                      : job->start_time + static_cast<time_t>(minutes) * 60;
-  job_time_adj_resv(job);  // ends before an advance reservation it is not in
-  return job->time_limit;
+  return std::max(minutes, job->time_min);
 }
 
 }  // namespace easypp::plugin

@@ -2,13 +2,12 @@
 // may have its --time limit lowered to a value no lower than --time-min if doing so
 // permits the job to begin execution earlier", sbatch(1)).
 // Stock backfill (22.05 backfill.c:2228, 24.11 :2638) tests such a job on its minimum and
-// plans it so; sched/easypp does the same (planned_limit_minutes, start_job). Once the
-// job started, stock sets its limit to comp_time_limit, which for such a job is the
-// minimum itself, and _reset_job_time_limit only lowers it: the job runs with its
-// minimum (t_live_time_min: 5 of 60 min). sched/easypp gives it as much of its own limit
-// as the plan's later reservations on its nodes allow, never below the minimum, as the
-// documentation describes (raise_time_limit).
-// Callers hold slurmctld's job write lock.
+// plans it so; sched/easypp plans it so too (planned_limit_minutes). Started, stock's
+// keeps its minimum (comp_time_limit is the minimum, and _reset_job_time_limit only
+// lowers it; t_live_time_min: 5 of 60 min). sched/easypp first tests it with as much of
+// its limit as the plan's later reservations on the nodes it may take allow
+// (start_limit_minutes), then on its minimum: select_nodes checks limits, advance
+// reservations and accounting with the limit the job runs with, and slurmdbd records it.
 #ifndef EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
 #define EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
 
@@ -30,13 +29,11 @@ bool tested_on_time_min(const job_record_t* job, std::uint32_t full_minutes);
 // full limit.
 std::uint32_t planned_limit_minutes(const job_record_t* job, const part_record_t* part);
 
-// After a job tested on its minimum started: its limit becomes `full_minutes`, cut to
-// `free_minutes` (until the first later reservation on its nodes; NO_VAL: none) but
-// never below the minimum. Accounting's running-time charge (acct_policy_alter_job), the
-// end time and advance reservations (job_time_adj_resv) follow, as in stock backfill.
-// Returns the limit the job got.
-std::uint32_t raise_time_limit(job_record_t* job, std::uint32_t full_minutes,
-                               std::uint32_t free_minutes);
+// The limit a job tested on its minimum is first tried with: `full_minutes` cut to
+// `free_minutes` (until the first later reservation of the plan on the nodes it may take;
+// NO_VAL: none), never below its minimum.
+std::uint32_t start_limit_minutes(const job_record_t* job, std::uint32_t full_minutes,
+                                  std::uint32_t free_minutes);
 
 }  // namespace easypp::plugin
 

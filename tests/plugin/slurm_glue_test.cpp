@@ -246,8 +246,8 @@ struct SelectCall {
   std::vector<int> allowed;  // nodes not excluded when select_nodes was called
   uint32_t time_limit = 0;   // the job's limit then
 };
-std::vector<std::pair<uint32_t, uint32_t>> g_altered;  // acct_policy_alter_job (job, limit)
-int g_resv_adjusted = 0;                                // job_time_adj_resv calls
+// Called when the fake select_nodes starts an array's meta record (a test splits it).
+std::function<void(job_record_t*)> g_on_array_start;
 std::vector<SelectCall> g_select_calls;
 std::map<uint32_t, std::deque<int>> g_select_rc;  // per job, one rc per call (default: success)
 std::vector<uint32_t> g_launched;
@@ -265,7 +265,8 @@ int fake_select_nodes(job_record_t* job) {
     it->second.pop_front();
   }
   // An array's meta record stays pending under its id with the other tasks (Slurm's
-  // job_array_split gives the started task a new record).
+  // job_array_split gives the started task a new record): as the test splits it.
+  if (rc == SLURM_SUCCESS && job->array_recs && g_on_array_start) g_on_array_start(job);
   if (rc == SLURM_SUCCESS && !job->array_recs) {
     job->job_state = JOB_RUNNING;
     job->start_time = time(nullptr);
@@ -294,10 +295,7 @@ void rebuild_job_part_list(job_record_t*) {}
 void job_resv_clear_magnetic_flag(job_record_t*) {}
 slurmctld_resv_t* find_resv_name(char*) { return nullptr; }
 int job_requeue(uid_t, uint32_t, slurm_msg_t*, bool, uint32_t) { return ESLURM_DISABLED; }
-void acct_policy_alter_job(job_record_t* job, uint32_t limit) {
-  g_altered.emplace_back(job->job_id, limit);
-}
-void job_time_adj_resv(job_record_t*) { ++g_resv_adjusted; }
+
 }
 
 namespace easypp::plugin {
@@ -1590,8 +1588,7 @@ class CarryOut : public FakeSlurm {
     g_select_calls.clear();
     g_select_rc.clear();
     g_launched.clear();
-    g_altered.clear();
-    g_resv_adjusted = 0;
+    g_on_array_start = nullptr;
     slurmctld_diag_stats = diag_stats_t{};
     nodes({4, 4, 4}, {true, true, true});
     part_ = partition("p", {0, 1, 2});
@@ -1822,57 +1819,114 @@ TEST_F(CarryOut, MultiQosStartTakesOnlyTheQosLock) {
 }
 #endif
 
-// --time-min (stock backfill's rule): tested on the minimum, then the limit as high as the
-// plan's later reservations on the job's nodes allow, never below the minimum nor above
-// its own limit. Job 1 (60 min, --time-min 10) planned on node 0; node 0 is reserved for
-// job 5 in 25 min 30 s, node 2 for job 6 in 15 min (not the job's node): 25 min.
-TEST_F(CarryOut, TimeMinJobGetsTheLimitThePlanLeaves) {
+// --time-min: first tried with as much of its limit as the plan's later reservations on
+// its planned nodes leave, so select_nodes checks limits with the limit it runs with.
+// Job 1 (60 min, --time-min 10) planned on node 0; node 0 is reserved for job 5 in 25 min
+// 30 s, node 2 for job 6 in 15 min (not the job's node): 25 min (24 in a slow second).
+TEST_F(CarryOut, TimeMinJobIsTriedWithWhatThePlanLeaves) {
   job_record_t* j = waiting(1);
   j->time_min = 10;
   const time_t now = time(nullptr);
   plan({{1, 0, true}}, {{5, 0, now + 25 * 60 + 30}, {6, 2, now + 15 * 60}});
+  plan_.groups.front().state.now = now;
   EXPECT_FALSE(run());
   ASSERT_EQ(g_select_calls.size(), 1u);
-  EXPECT_EQ(g_select_calls[0].time_limit, 10u) << "select_nodes tests the minimum";
+  EXPECT_GE(g_select_calls[0].time_limit, 24u);
+  EXPECT_LE(g_select_calls[0].time_limit, 25u);
   ASSERT_EQ(j->job_state, JOB_RUNNING);
-  const uint32_t expect = j->start_time - now >= 30 ? 24 : 25;  // a slow second
-  EXPECT_EQ(j->time_limit, expect);
-  EXPECT_EQ(j->end_time, j->start_time + static_cast<time_t>(expect) * 60);
-  EXPECT_EQ(g_altered, (std::vector<std::pair<uint32_t, uint32_t>>{{1, expect}}))
-      << "accounting charged for the new limit";
-  EXPECT_EQ(g_resv_adjusted, 1) << "advance reservations may cut it further";
+  EXPECT_EQ(j->time_limit, g_select_calls[0].time_limit) << "runs with what select_nodes tested";
+  EXPECT_EQ(j->limit_set.time, 0) << "its own limit was set";
 }
 
-// No later reservation on its nodes: its own limit. One sooner than the minimum: the
-// minimum (the limit select_nodes gave it stays).
-TEST_F(CarryOut, TimeMinJobWithoutAReservationAheadRunsToItsLimit) {
-  job_record_t* free = waiting(1);
-  job_record_t* tight = waiting(2);
-  free->time_min = 10;
-  tight->time_min = 10;
-  const time_t now = time(nullptr);
-  plan({{1, 0, false}, {2, 1, true}}, {{5, 1, now + 5 * 60}});
+// Refused with that limit (a limit on run time, an advance reservation), it is tried on its
+// minimum, as stock backfill tests it.
+TEST_F(CarryOut, TimeMinJobRefusedWithTheLongerLimitTriesItsMinimum) {
+  job_record_t* j = waiting(1);
+  j->time_min = 10;
+  g_select_rc[1] = {ESLURM_ACCOUNTING_POLICY};
+  plan({{1, 0, false}});
   EXPECT_FALSE(run());
-  EXPECT_EQ(free->time_limit, 60u);
-  EXPECT_EQ(free->end_time, free->start_time + 60 * 60);
-  EXPECT_EQ(tight->time_limit, 10u);
-  EXPECT_EQ(g_altered, (std::vector<std::pair<uint32_t, uint32_t>>{{1, 60}}));
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[0].time_limit, 60u) << "no reservation ahead: its whole limit";
+  EXPECT_EQ(g_select_calls[1].time_limit, 10u);
+  EXPECT_EQ(j->job_state, JOB_RUNNING);
+  EXPECT_EQ(j->time_limit, 10u);
 }
 
-// Not started: its own limit comes back, also when it had none (the partition's).
+// Not started: its own limit comes back, also when it had none (the partition's), after
+// both tries on the planned node and both on the unreserved ones.
 TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
   job_record_t* j = waiting(1);
   j->time_min = 10;
   j->time_limit = NO_VAL;
   part_->max_time = 120;
-  g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
+  g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY, ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
   plan({{1, 0, false}});
   EXPECT_FALSE(run());
-  ASSERT_EQ(g_select_calls.size(), 2u);
-  EXPECT_EQ(g_select_calls[0].time_limit, 10u);
+  ASSERT_EQ(g_select_calls.size(), 4u);
+  EXPECT_EQ(g_select_calls[0].time_limit, 120u) << "the partition's MaxTime";
   EXPECT_EQ(g_select_calls[1].time_limit, 10u);
+  EXPECT_EQ(g_select_calls[3].time_limit, 10u);
   EXPECT_EQ(j->time_limit, NO_VAL);
-  EXPECT_TRUE(g_altered.empty());
+  EXPECT_EQ(j->job_state, JOB_PENDING);
+}
+
+// An array's meta record with --time-min: the started task runs with the limit tested,
+// the meta record (split off it with its fields, under its id) waits with its own.
+TEST_F(CarryOut, TimeMinArrayMetaRecordKeepsItsOwnLimit) {
+  job_record_t* meta = waiting(7);
+  meta->time_min = 10;
+  job_array_struct_t array{};
+  meta->array_recs = &array;
+  meta->array_job_id = 7;
+  meta->array_task_id = NO_VAL;
+  job_record_t* rest = nullptr;
+  g_on_array_start = [&](job_record_t* task) {  // Slurm's job_array_split, in short
+    rest = pending(7, 4, 0);  // the record that stays pending
+    rest->time_limit = task->time_limit;
+    rest->array_job_id = 7;
+    rest->array_task_id = NO_VAL;
+    task->job_id = 70;
+    task->array_task_id = 1;
+    task->array_recs = nullptr;
+  };
+  const time_t now = time(nullptr);
+  plan({{7, 0, false}}, {{5, 0, now + 25 * 60 + 30}});
+  plan_.groups.front().state.now = now;
+  EXPECT_FALSE(run());
+  ASSERT_NE(rest, nullptr);
+  EXPECT_EQ(meta->job_state, JOB_RUNNING) << "the started task";
+  EXPECT_LE(meta->time_limit, 25u) << "what the plan leaves before job 5";
+  EXPECT_EQ(rest->time_limit, 60u) << "the meta record's own limit";
+}
+
+// What a job with --time-min may run on some nodes: whole minutes to the first
+// reservation on one of them later than the plan's now (one at the plan's now is a
+// current conflict, as stock's node_space skips it), 0 if it began since the plan,
+// NO_VAL without one; under double booking the reservations planned with count too.
+TEST_F(CarryOut, MinutesToTheFirstReservationOnTheNodes) {
+  plan({});
+  GroupPlan& g = plan_.groups.front();
+  g.state.now = 1000;
+  auto reservation = [](JobId id, NodeIndex node, Time start) {
+    Reservation r;
+    r.job = id;
+    r.start = start;
+    auto a = std::make_shared<Allocation>();
+    a->shares.push_back(NodeShare{node, 1, {}});
+    r.allocation = a;
+    return r;
+  };
+  g.decision.reservations = {reservation(5, 0, 1000), reservation(6, 0, 4000),
+                             reservation(8, 1, 2000)};
+  g.decision.planned_reservations = {reservation(5, 0, 3000)};
+  bitstr_t* node0 = bitmap({0});
+  EXPECT_EQ(minutes_to_first_reservation(plan_, node0, 1060), 32u) << "(3000 - 1060) / 60";
+  EXPECT_EQ(minutes_to_first_reservation(plan_, node0, 3500), 0u);
+  EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({0, 1}), 1060), 15u) << "node 1's";
+  EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({2}), 1060), NO_VAL);
+  g.decision.planned_reservations.clear();
+  EXPECT_EQ(minutes_to_first_reservation(plan_, node0, 1060), 49u);
 }
 
 // The limit the plan sees: the job's own, else the partition's DefaultTime, else MaxTime,
