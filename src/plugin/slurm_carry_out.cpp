@@ -93,7 +93,7 @@ void trace_state(const std::string& name, const std::string& policy,
 // Double booking's planned reservations are the earlier ones: both lists count.
 std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
                                            time_t start) {
-  if (!nodes) return NO_VAL;
+  if (!nodes) return 0;
   std::optional<Time> first;
   for (const GroupPlan& group : plan.groups)
     for (const auto* list : {&group.decision.reservations, &group.decision.planned_reservations})
@@ -109,8 +109,8 @@ std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr
       }
   if (!first) return NO_VAL;
   if (*first <= start) return 0;
-  // Below INFINITE and NO_VAL, which are not minutes.
-  return static_cast<std::uint32_t>(std::min<Time>((*first - start) / 60, INFINITE - 1));
+  // Below NO_VAL and INFINITE, which are not minutes.
+  return static_cast<std::uint32_t>(std::min<Time>((*first - start) / 60, NO_VAL - 1));
 }
 
 bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const ClusterSnapshot& snap,

@@ -41,7 +41,8 @@ struct CarryOutCounts {
 
 // Whole minutes from `start` to the first reservation of the plan, later than the plan's
 // now, on one of `nodes` (whole nodes, as stock backfill's node_space; 0 if it began since
-// the plan; NO_VAL: none): what a job with --time-min may run there (slurm_time_limit.h).
+// the plan; NO_VAL: none; no nodes: 0): what a job with --time-min may run there
+// (slurm_time_limit.h).
 // Under double booking the reservations the policy planned with count too.
 std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
                                            time_t start);

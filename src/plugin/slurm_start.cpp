@@ -76,15 +76,25 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
   const std::uint32_t array_id = job->array_job_id;
   int rc;
   if (on_minimum) {
-    const std::uint32_t longest = start_limit_minutes(
-        job, full_limit, free_minutes && allowed ? free_minutes(allowed, time(nullptr)) : 0);
+    // In an advance reservation: its minimum only, as stock (the plan does not cap a
+    // limit at the reservation's end).
+    const std::uint32_t free = free_minutes && allowed && !job->resv_ptr
+                                   ? free_minutes(allowed, time(nullptr))
+                                   : 0;
+    const std::uint32_t longest = start_limit_minutes(job, full_limit, free);
     job->time_limit = longest;
     rc = select_on(job, allowed, flag);
-    if (rc != SLURM_SUCCESS && longest != job->time_min) {
+    if (rc != SLURM_SUCCESS && longest != job->time_min && shorter_may_start(rc)) {
       job->time_limit = job->time_min;
       rc = select_on(job, allowed, flag);
     }
     if (rc != SLURM_SUCCESS) job->time_limit = own_limit;
+    // An array's meta record, split off the task select_nodes started (or began to) with
+    // its fields, waits with its own limit.
+    if (array_meta)
+      if (job_record_t* meta = find_job_record(array_id);
+          meta && meta != job && IS_JOB_PENDING(meta))
+        meta->time_limit = own_limit;
   } else {
     rc = select_on(job, allowed, flag);
   }
@@ -93,12 +103,6 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
     if (own_limit == NO_VAL) job->limit_set.time = 1;  // set by the system, as stock marks it
     info("sched/easypp: JobId=%u started with --time-min=%u: time limit %u of %u min",
          job->job_id, job->time_min, job->time_limit, full_limit);
-    // An array's meta record, split off the started task with its fields, waits with its
-    // own limit.
-    if (array_meta)
-      if (job_record_t* meta = find_job_record(array_id);
-          meta && meta != job && IS_JOB_PENDING(meta))
-        meta->time_limit = own_limit;
   }
   last_job_update = time(nullptr);
   if (job->batch_flag == 0)

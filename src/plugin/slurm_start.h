@@ -24,7 +24,8 @@ using FreeMinutes = std::function<std::uint32_t(const bitstr_t* nodes, time_t st
 // for select_nodes and the job's own exclusions are restored afterwards, as stock
 // backfill's _start_job does: the job cannot take what the plan keeps for another job.
 // A job with --time-min is tested first with its full limit cut to `free_minutes` on
-// `allowed`, then on its minimum (slurm_time_limit.h); without both: on its minimum only.
+// `allowed`, then on its minimum (slurm_time_limit.h); without either, or in an advance
+// reservation: on its minimum only.
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
               bool backfilled, const bitstr_t* allowed = nullptr,
               const FreeMinutes& free_minutes = {});

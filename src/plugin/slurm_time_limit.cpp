@@ -35,4 +35,17 @@ std::uint32_t start_limit_minutes(const job_record_t* job, std::uint32_t full_mi
   return std::max(minutes, job->time_min);
 }
 
+bool shorter_may_start(int rc) {
+  switch (rc) {
+    case ESLURM_ACCOUNTING_POLICY:
+    case ESLURM_RESERVATION_BUSY:
+    case ESLURM_NODES_BUSY:
+    case ESLURM_NODE_NOT_AVAIL:
+    case ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace easypp::plugin

@@ -35,6 +35,10 @@ std::uint32_t planned_limit_minutes(const job_record_t* job, const part_record_t
 std::uint32_t start_limit_minutes(const job_record_t* job, std::uint32_t full_minutes,
                                   std::uint32_t free_minutes);
 
+// True when select_nodes refused for something a shorter limit may pass: a limit on run
+// time (accounting) or an advance reservation (busy or excluded nodes).
+bool shorter_may_start(int rc);
+
 }  // namespace easypp::plugin
 
 #endif

@@ -12,20 +12,32 @@
 #   T  2 CPUs, 60-min limit, --time-min=5: on its minimum it ends before H's start.
 # Worked out by hand: T starts, U and H wait. T's limit: stock 5 min (its minimum);
 # easypp the whole minutes left before H's planned start (9: A started a few seconds
-# before T, and H is planned at A's predicted end, its 10-min limit).
+# before T, and H is planned at A's predicted end, its 10-min limit). Either way the limit
+# T runs with is the one slurmdbd recorded (sacct), as select_nodes was asked with it.
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# A TimeLimit as scontrol shows it ([D-]HH:MM:SS or MM:SS) in whole minutes.
-limit_minutes() {   # JOB
-  job_field "$1" TimeLimit | awk -F'[-:]' '{
+# A time limit as Slurm prints it ([D-]HH:MM:SS or MM:SS) in whole minutes.
+to_minutes() {
+  awk -F'[-:]' '{
     if (NF == 4) print $1 * 1440 + $2 * 60 + $3
     else if (NF == 3) print $1 * 60 + $2
     else print $1 }'
 }
+limit_minutes() { job_field "$1" TimeLimit | to_minutes; }   # JOB
+
+# The limit slurmdbd recorded at the start (waits up to 10 s for it).
+sacct_limit_minutes() {   # JOB
+  local l
+  for _ in $(seq 50); do
+    l=$(sacct -n -X -P -j "$1" -o Timelimit 2>/dev/null | head -n 1)
+    [ -z "$l" ] || { echo "$l" | to_minutes; return 0; }
+    sleep 0.2
+  done
+}
 
 case_time_min() {
-  live_up --nodes 1 --cpus 4
+  live_up --nodes 1 --cpus 4 --accounting
   local a h u t limit
   a=$(tb_submit 2 10 A 'sleep 300')
   wait_state "$a" RUNNING 20
@@ -44,6 +56,7 @@ case_time_min() {
               "expected the whole minutes before H's planned start, 8..10"
     note "ok: T's time limit is $limit min, ending by H's planned start"
   fi
+  assert_eq "$limit" "$(sacct_limit_minutes "$t")" "T's time limit as slurmdbd recorded it"
   assert_eq PENDING "$(job_field "$h" JobState)" "H (the head)"
   assert_eq PENDING "$(job_field "$u" JobState)" "U (60 min, no minimum)"
   scancel "$a" "$h" "$u" "$t"

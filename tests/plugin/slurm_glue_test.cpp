@@ -295,7 +295,6 @@ void rebuild_job_part_list(job_record_t*) {}
 void job_resv_clear_magnetic_flag(job_record_t*) {}
 slurmctld_resv_t* find_resv_name(char*) { return nullptr; }
 int job_requeue(uid_t, uint32_t, slurm_msg_t*, bool, uint32_t) { return ESLURM_DISABLED; }
-
 }
 
 namespace easypp::plugin {
@@ -1838,6 +1837,22 @@ TEST_F(CarryOut, TimeMinJobIsTriedWithWhatThePlanLeaves) {
   EXPECT_EQ(j->limit_set.time, 0) << "its own limit was set";
 }
 
+// A reservation that began since the plan leaves no time: one try, on the minimum. A job
+// without a limit of its own is marked as having one set by the system, as stock does.
+TEST_F(CarryOut, TimeMinJobAtAReservationBegunSinceThePlanTriesItsMinimumOnly) {
+  job_record_t* j = waiting(1);
+  j->time_min = 10;
+  j->time_limit = NO_VAL;
+  const time_t now = time(nullptr);
+  plan({{1, 0, false}}, {{5, 0, now - 1}});
+  plan_.groups.front().state.now = now - 2;
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(g_select_calls[0].time_limit, 10u);
+  EXPECT_EQ(j->job_state, JOB_RUNNING);
+  EXPECT_EQ(j->limit_set.time, 1);
+}
+
 // Refused with that limit (a limit on run time, an advance reservation), it is tried on its
 // minimum, as stock backfill tests it.
 TEST_F(CarryOut, TimeMinJobRefusedWithTheLongerLimitTriesItsMinimum) {
@@ -1849,8 +1864,20 @@ TEST_F(CarryOut, TimeMinJobRefusedWithTheLongerLimitTriesItsMinimum) {
   ASSERT_EQ(g_select_calls.size(), 2u);
   EXPECT_EQ(g_select_calls[0].time_limit, 60u) << "no reservation ahead: its whole limit";
   EXPECT_EQ(g_select_calls[1].time_limit, 10u);
+  EXPECT_EQ(g_select_calls[1].allowed, g_select_calls[0].allowed);
   EXPECT_EQ(j->job_state, JOB_RUNNING);
   EXPECT_EQ(j->time_limit, 10u);
+}
+
+// Refused for what a shorter limit cannot change (a hold, a dependency...): no second try.
+TEST_F(CarryOut, TimeMinJobRefusedForAnotherReasonIsNotTriedAgain) {
+  job_record_t* j = waiting(1);
+  j->time_min = 10;
+  g_select_rc[1] = {ESLURM_DEPENDENCY};
+  plan({{1, 0, false}});
+  EXPECT_TRUE(run());
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(j->time_limit, 60u);
 }
 
 // Not started: its own limit comes back, also when it had none (the partition's), after
@@ -1866,7 +1893,9 @@ TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
   ASSERT_EQ(g_select_calls.size(), 4u);
   EXPECT_EQ(g_select_calls[0].time_limit, 120u) << "the partition's MaxTime";
   EXPECT_EQ(g_select_calls[1].time_limit, 10u);
+  EXPECT_EQ(g_select_calls[2].time_limit, 120u) << "on the unreserved nodes";
   EXPECT_EQ(g_select_calls[3].time_limit, 10u);
+  EXPECT_EQ(j->limit_set.time, 0);
   EXPECT_EQ(j->time_limit, NO_VAL);
   EXPECT_EQ(j->job_state, JOB_PENDING);
 }
@@ -1895,8 +1924,10 @@ TEST_F(CarryOut, TimeMinArrayMetaRecordKeepsItsOwnLimit) {
   plan_.groups.front().state.now = now;
   EXPECT_FALSE(run());
   ASSERT_NE(rest, nullptr);
+  ASSERT_EQ(g_select_calls.size(), 1u);
   EXPECT_EQ(meta->job_state, JOB_RUNNING) << "the started task";
-  EXPECT_LE(meta->time_limit, 25u) << "what the plan leaves before job 5";
+  EXPECT_GE(meta->time_limit, 24u) << "what the plan leaves before job 5";
+  EXPECT_LE(meta->time_limit, 25u);
   EXPECT_EQ(rest->time_limit, 60u) << "the meta record's own limit";
 }
 
