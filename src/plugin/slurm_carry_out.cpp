@@ -12,15 +12,25 @@ namespace easypp::plugin {
 
 namespace {
 
+// Calls visit(group, reservation) for every reservation of the plan placed on nodes, in
+// every group: the reservations shown and, under double booking, the ones planned with
+// (the earlier; the same nodes).
+template <typename Visit>
+void for_each_placed_reservation(const ClusterPlan& plan, Visit visit) {
+  for (const GroupPlan& group : plan.groups)
+    for (const auto* list : {&group.decision.reservations, &group.decision.planned_reservations})
+      for (const Reservation& r : *list)
+        if (r.allocation) visit(group, r);
+}
+
 // Every node no reservation of the plan holds, in any group (caller frees).
 bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
   bitstr_t* bitmap = bit_alloc(node_record_count);
   bit_nset(bitmap, 0, node_record_count - 1);
-  for (const GroupPlan& group : plan.groups)
-    for (const Reservation& r : group.decision.reservations)
-      if (r.allocation)
-        for (const NodeShare& s : r.allocation->shares)
-          if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
+  for_each_placed_reservation(plan, [&](const GroupPlan&, const Reservation& r) {
+    for (const NodeShare& s : r.allocation->shares)
+      if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
+  });
   return bitmap;
 }
 
@@ -90,23 +100,19 @@ void trace_state(const std::string& name, const std::string& policy,
 
 }  // namespace
 
-// Double booking's planned reservations are the earlier ones: both lists count.
 std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
                                            time_t start) {
   if (!nodes) return 0;
   std::optional<Time> first;
-  for (const GroupPlan& group : plan.groups)
-    for (const auto* list : {&group.decision.reservations, &group.decision.planned_reservations})
-      for (const Reservation& r : *list) {
-        if (!r.allocation || r.start <= group.state.now || (first && r.start >= *first))
-          continue;
-        for (const NodeShare& s : r.allocation->shares)
-          if (static_cast<int>(s.node) < node_record_count &&
-              bit_test(const_cast<bitstr_t*>(nodes), s.node)) {
-            first = r.start;
-            break;
-          }
+  for_each_placed_reservation(plan, [&](const GroupPlan& group, const Reservation& r) {
+    if (r.start <= group.state.now || (first && r.start >= *first)) return;
+    for (const NodeShare& s : r.allocation->shares)
+      if (static_cast<int>(s.node) < node_record_count &&
+          bit_test(const_cast<bitstr_t*>(nodes), s.node)) {
+        first = r.start;
+        return;
       }
+  });
   if (!first) return NO_VAL;
   if (*first <= start) return 0;
   // Below NO_VAL and INFINITE, which are not minutes.

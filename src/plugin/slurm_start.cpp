@@ -41,6 +41,37 @@ int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
   return rc;
 }
 
+// A job with --time-min: first with as much of its limit as the plan leaves on the nodes
+// it may take (those it gets are among them), then on its minimum, as stock backfill
+// tests it. select_nodes so checks limits, advance reservations and accounting with the
+// limit the job runs with. Its own limit comes back if it does not start, and to an
+// array's meta record whatever select_nodes returned (it may split off a task first).
+int select_with_time_min(job_record_t* job, std::uint32_t full_limit, const bitstr_t* allowed,
+                         std::uint16_t flag, const FreeMinutes& free_minutes) {
+  const std::uint32_t own_limit = job->time_limit;
+  const bool array_meta = job->array_recs != nullptr;
+  const std::uint32_t array_id = job->array_job_id;
+  // In an advance reservation: its minimum only, as stock (the plan does not cap a limit
+  // at the reservation's end).
+  const std::uint32_t free =
+      free_minutes && allowed && !job->resv_ptr ? free_minutes(allowed, time(nullptr)) : 0;
+  const std::uint32_t longest = start_limit_minutes(job, full_limit, free);
+  job->time_limit = longest;
+  int rc = select_on(job, allowed, flag);
+  if (rc != SLURM_SUCCESS && longest != job->time_min && shorter_may_start(rc)) {
+    job->time_limit = job->time_min;
+    rc = select_on(job, allowed, flag);
+  }
+  if (rc != SLURM_SUCCESS) job->time_limit = own_limit;
+  // The meta record, split off the task select_nodes started (or began to) with its
+  // fields, waits with its own limit.
+  if (array_meta)
+    if (job_record_t* meta = find_job_record(array_id);
+        meta && meta != job && IS_JOB_PENDING(meta))
+      meta->time_limit = own_limit;
+  return rc;
+}
+
 // The job takes the QOS of id `qos_id` (a queue record's) if it still requests it.
 bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
   if (!compat::chooses_qos(job, qos_id)) return true;
@@ -65,39 +96,11 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
     job->details->feature_list_use = job->details->feature_list;
   }
   const std::uint16_t flag = backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED;
-  // A job with --time-min: first with as much of its limit as the plan leaves on the nodes
-  // it may take (those it gets are among them), then on its minimum, as stock backfill
-  // tests it. select_nodes so checks limits, advance reservations and accounting with the
-  // limit the job runs with. Its own limit comes back if it does not start.
   const std::uint32_t own_limit = job->time_limit;
   const std::uint32_t full_limit = full_limit_minutes(job, partition);
   const bool on_minimum = tested_on_time_min(job, full_limit);
-  const bool array_meta = job->array_recs != nullptr;
-  const std::uint32_t array_id = job->array_job_id;
-  int rc;
-  if (on_minimum) {
-    // In an advance reservation: its minimum only, as stock (the plan does not cap a
-    // limit at the reservation's end).
-    const std::uint32_t free = free_minutes && allowed && !job->resv_ptr
-                                   ? free_minutes(allowed, time(nullptr))
-                                   : 0;
-    const std::uint32_t longest = start_limit_minutes(job, full_limit, free);
-    job->time_limit = longest;
-    rc = select_on(job, allowed, flag);
-    if (rc != SLURM_SUCCESS && longest != job->time_min && shorter_may_start(rc)) {
-      job->time_limit = job->time_min;
-      rc = select_on(job, allowed, flag);
-    }
-    if (rc != SLURM_SUCCESS) job->time_limit = own_limit;
-    // An array's meta record, split off the task select_nodes started (or began to) with
-    // its fields, waits with its own limit.
-    if (array_meta)
-      if (job_record_t* meta = find_job_record(array_id);
-          meta && meta != job && IS_JOB_PENDING(meta))
-        meta->time_limit = own_limit;
-  } else {
-    rc = select_on(job, allowed, flag);
-  }
+  const int rc = on_minimum ? select_with_time_min(job, full_limit, allowed, flag, free_minutes)
+                            : select_on(job, allowed, flag);
   if (rc != SLURM_SUCCESS) return rc;
   if (on_minimum) {
     if (own_limit == NO_VAL) job->limit_set.time = 1;  // set by the system, as stock marks it
