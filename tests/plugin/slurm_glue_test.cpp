@@ -246,8 +246,10 @@ struct SelectCall {
   std::vector<int> allowed;  // nodes not excluded when select_nodes was called
   uint32_t time_limit = 0;   // the job's limit then
 };
-// Called when the fake select_nodes starts an array's meta record (a test splits it).
-std::function<void(job_record_t*)> g_on_array_start;
+// Called when the fake select_nodes tests an array's meta record, with the code it returns
+// (a test splits it: Slurm's job_array_post_sched splits before the job starts, and
+// select_g_job_begin or bb_g_job_begin may still refuse after that).
+std::function<void(job_record_t*, int rc)> g_on_array_select;
 std::vector<SelectCall> g_select_calls;
 std::map<uint32_t, std::deque<int>> g_select_rc;  // per job, one rc per call (default: success)
 std::vector<uint32_t> g_launched;
@@ -266,7 +268,7 @@ int fake_select_nodes(job_record_t* job) {
   }
   // An array's meta record stays pending under its id with the other tasks (Slurm's
   // job_array_split gives the started task a new record): as the test splits it.
-  if (rc == SLURM_SUCCESS && job->array_recs && g_on_array_start) g_on_array_start(job);
+  if (job->array_recs && g_on_array_select) g_on_array_select(job, rc);
   if (rc == SLURM_SUCCESS && !job->array_recs) {
     job->job_state = JOB_RUNNING;
     job->start_time = time(nullptr);
@@ -1587,7 +1589,7 @@ class CarryOut : public FakeSlurm {
     g_select_calls.clear();
     g_select_rc.clear();
     g_launched.clear();
-    g_on_array_start = nullptr;
+    g_on_array_select = nullptr;
     slurmctld_diag_stats = diag_stats_t{};
     nodes({4, 4, 4}, {true, true, true});
     part_ = partition("p", {0, 1, 2});
@@ -1605,6 +1607,33 @@ class CarryOut : public FakeSlurm {
     r.id = id;
     snap_.waiting.push_back(r);
     return j;
+  }
+
+  // A waiting job (60 min) with --time-min `minimum`.
+  job_record_t* time_min_job(uint32_t id, uint32_t minimum = 10) {
+    job_record_t* j = waiting(id);
+    j->time_min = minimum;
+    return j;
+  }
+
+  // Makes `meta` an array's meta record that select_nodes splits when it tests it, as
+  // Slurm's job_array_post_sched does (job_array_split, in short): the tested record
+  // becomes task 1 under id 10 x its id, and `array_rest_` the record that stays pending
+  // under the array's id, with the tested record's fields (its limit among them).
+  void split_when_tested(job_record_t* meta) {
+    const uint32_t id = meta->job_id;
+    meta->array_recs = &array_;
+    meta->array_job_id = id;
+    meta->array_task_id = NO_VAL;
+    g_on_array_select = [this, id](job_record_t* task, int) {
+      array_rest_ = pending(id, 4, 0);
+      array_rest_->time_limit = task->time_limit;
+      array_rest_->array_job_id = id;
+      array_rest_->array_task_id = NO_VAL;
+      task->job_id = id * 10;
+      task->array_task_id = 1;
+      task->array_recs = nullptr;
+    };
   }
 
   // The plan: `starts` (id, node, backfilled) in order, `reserved` (id, node, start).
@@ -1651,6 +1680,8 @@ class CarryOut : public FakeSlurm {
   QosBlock blocked_;
   std::vector<LimitWait> limit_waits_;
   CarryOutCounts counts_;
+  job_array_struct_t array_{};
+  job_record_t* array_rest_ = nullptr;  // split_when_tested's pending record
 };
 
 // A planned job starts through select_nodes with every node but its planned one excluded
@@ -1823,8 +1854,7 @@ TEST_F(CarryOut, MultiQosStartTakesOnlyTheQosLock) {
 // Job 1 (60 min, --time-min 10) planned on node 0; node 0 is reserved for job 5 in 25 min
 // 30 s, node 2 for job 6 in 15 min (not the job's node): 25 min (24 in a slow second).
 TEST_F(CarryOut, TimeMinJobIsTriedWithWhatThePlanLeaves) {
-  job_record_t* j = waiting(1);
-  j->time_min = 10;
+  job_record_t* j = time_min_job(1);
   const time_t now = time(nullptr);
   plan({{1, 0, true}}, {{5, 0, now + 25 * 60 + 30}, {6, 2, now + 15 * 60}});
   plan_.groups.front().state.now = now;
@@ -1840,8 +1870,7 @@ TEST_F(CarryOut, TimeMinJobIsTriedWithWhatThePlanLeaves) {
 // A reservation that began since the plan leaves no time: one try, on the minimum. A job
 // without a limit of its own is marked as having one set by the system, as stock does.
 TEST_F(CarryOut, TimeMinJobAtAReservationBegunSinceThePlanTriesItsMinimumOnly) {
-  job_record_t* j = waiting(1);
-  j->time_min = 10;
+  job_record_t* j = time_min_job(1);
   j->time_limit = NO_VAL;
   const time_t now = time(nullptr);
   plan({{1, 0, false}}, {{5, 0, now - 1}});
@@ -1856,8 +1885,7 @@ TEST_F(CarryOut, TimeMinJobAtAReservationBegunSinceThePlanTriesItsMinimumOnly) {
 // Refused with that limit (a limit on run time, an advance reservation), it is tried on its
 // minimum, as stock backfill tests it.
 TEST_F(CarryOut, TimeMinJobRefusedWithTheLongerLimitTriesItsMinimum) {
-  job_record_t* j = waiting(1);
-  j->time_min = 10;
+  job_record_t* j = time_min_job(1);
   g_select_rc[1] = {ESLURM_ACCOUNTING_POLICY};
   plan({{1, 0, false}});
   EXPECT_FALSE(run());
@@ -1871,8 +1899,7 @@ TEST_F(CarryOut, TimeMinJobRefusedWithTheLongerLimitTriesItsMinimum) {
 
 // Refused for what a shorter limit cannot change (a hold, a dependency...): no second try.
 TEST_F(CarryOut, TimeMinJobRefusedForAnotherReasonIsNotTriedAgain) {
-  job_record_t* j = waiting(1);
-  j->time_min = 10;
+  job_record_t* j = time_min_job(1);
   g_select_rc[1] = {ESLURM_DEPENDENCY};
   plan({{1, 0, false}});
   EXPECT_TRUE(run());
@@ -1883,8 +1910,7 @@ TEST_F(CarryOut, TimeMinJobRefusedForAnotherReasonIsNotTriedAgain) {
 // Not started: its own limit comes back, also when it had none (the partition's), after
 // both tries on the planned node and both on the unreserved ones.
 TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
-  job_record_t* j = waiting(1);
-  j->time_min = 10;
+  job_record_t* j = time_min_job(1);
   j->time_limit = NO_VAL;
   part_->max_time = 120;
   g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY, ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
@@ -1903,32 +1929,41 @@ TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
 // An array's meta record with --time-min: the started task runs with the limit tested,
 // the meta record (split off it with its fields, under its id) waits with its own.
 TEST_F(CarryOut, TimeMinArrayMetaRecordKeepsItsOwnLimit) {
-  job_record_t* meta = waiting(7);
-  meta->time_min = 10;
-  job_array_struct_t array{};
-  meta->array_recs = &array;
-  meta->array_job_id = 7;
-  meta->array_task_id = NO_VAL;
-  job_record_t* rest = nullptr;
-  g_on_array_start = [&](job_record_t* task) {  // Slurm's job_array_split, in short
-    rest = pending(7, 4, 0);  // the record that stays pending
-    rest->time_limit = task->time_limit;
-    rest->array_job_id = 7;
-    rest->array_task_id = NO_VAL;
-    task->job_id = 70;
-    task->array_task_id = 1;
-    task->array_recs = nullptr;
-  };
+  job_record_t* meta = time_min_job(7);
+  split_when_tested(meta);
   const time_t now = time(nullptr);
   plan({{7, 0, false}}, {{5, 0, now + 25 * 60 + 30}});
   plan_.groups.front().state.now = now;
   EXPECT_FALSE(run());
-  ASSERT_NE(rest, nullptr);
+  ASSERT_NE(array_rest_, nullptr);
   ASSERT_EQ(g_select_calls.size(), 1u);
   EXPECT_EQ(meta->job_state, JOB_RUNNING) << "the started task";
   EXPECT_GE(meta->time_limit, 24u) << "what the plan leaves before job 5";
   EXPECT_LE(meta->time_limit, 25u);
-  EXPECT_EQ(rest->time_limit, 60u) << "the meta record's own limit";
+  EXPECT_EQ(array_rest_->time_limit, 60u) << "the meta record's own limit";
+}
+
+// Split and then refused (select_g_job_begin failing gives ESLURM_NODES_BUSY after
+// job_array_post_sched): the meta record left pending gets its own limit back, not the
+// one it was copied with; the task split off is tried on its minimum, and refused again
+// keeps the array's own limit too.
+TEST_F(CarryOut, TimeMinArrayMetaRecordSplitThenRefusedKeepsItsOwnLimit) {
+  job_record_t* meta = time_min_job(7);
+  split_when_tested(meta);
+  g_select_rc[7] = {ESLURM_NODES_BUSY};
+  g_select_rc[70] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
+  const time_t now = time(nullptr);
+  plan({{7, 0, false}}, {{5, 0, now + 25 * 60 + 30}});
+  plan_.groups.front().state.now = now;
+  EXPECT_FALSE(run()) << "refused for resources: kept as planned";
+  ASSERT_NE(array_rest_, nullptr);
+  ASSERT_EQ(g_select_calls.size(), 4u);
+  EXPECT_GE(g_select_calls[0].time_limit, 24u);
+  EXPECT_EQ(g_select_calls[1].job, 70u) << "the task split off";
+  EXPECT_EQ(g_select_calls[1].time_limit, 10u);
+  EXPECT_EQ(array_rest_->time_limit, 60u) << "not the limit it was split with";
+  EXPECT_EQ(meta->time_limit, 60u);
+  EXPECT_EQ(meta->job_state, JOB_PENDING);
 }
 
 // What a job with --time-min may run on some nodes: whole minutes to the first
