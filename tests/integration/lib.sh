@@ -283,6 +283,30 @@ slurm_epoch() {   # TIME
   date -d "$1" +%s 2>/dev/null || true
 }
 
+# A time limit as Slurm prints it ([D-]HH:MM:SS or MM:SS) in whole minutes.
+to_minutes() {
+  awk -F'[-:]' '{
+    if (NF == 4) print $1 * 1440 + $2 * 60 + $3
+    else if (NF == 3) print $1 * 60 + $2
+    else print $1 }'
+}
+
+# JOB's time limit in whole minutes (scontrol).
+limit_minutes() {   # JOB
+  job_field "$1" TimeLimit | to_minutes
+}
+
+# JOB's time limit as slurmdbd recorded it at the start, in whole minutes (a testbed up
+# with --accounting; waits up to 10 s for the record).
+sacct_limit_minutes() {   # JOB
+  local l
+  for _ in $(seq 50); do
+    l=$(sacct -n -X -P -j "$1" -o Timelimit 2>/dev/null | head -n 1)
+    [ -z "$l" ] || { echo "$l" | to_minutes; return 0; }
+    sleep 0.2
+  done
+}
+
 # True while JOB is RUNNING. A loop checking other jobs while JOB runs reads it again
 # after it sees a change before failing, since JOB may have ended in between.
 job_running() {   # JOB

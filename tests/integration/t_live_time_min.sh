@@ -17,25 +17,6 @@
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# A time limit as Slurm prints it ([D-]HH:MM:SS or MM:SS) in whole minutes.
-to_minutes() {
-  awk -F'[-:]' '{
-    if (NF == 4) print $1 * 1440 + $2 * 60 + $3
-    else if (NF == 3) print $1 * 60 + $2
-    else print $1 }'
-}
-limit_minutes() { job_field "$1" TimeLimit | to_minutes; }   # JOB
-
-# The limit slurmdbd recorded at the start (waits up to 10 s for it).
-sacct_limit_minutes() {   # JOB
-  local l
-  for _ in $(seq 50); do
-    l=$(sacct -n -X -P -j "$1" -o Timelimit 2>/dev/null | head -n 1)
-    [ -z "$l" ] || { echo "$l" | to_minutes; return 0; }
-    sleep 0.2
-  done
-}
-
 case_time_min() {
   live_up --nodes 1 --cpus 4 --accounting
   local a h u t limit
