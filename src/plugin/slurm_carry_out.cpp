@@ -104,15 +104,28 @@ std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr
                                            time_t start) {
   if (!nodes) return 0;
   std::optional<Time> first;
+  const auto on_nodes = [nodes](NodeIndex n) {
+    return static_cast<int>(n) < node_record_count && bit_test(const_cast<bitstr_t*>(nodes), n);
+  };
   for_each_placed_reservation(plan, [&](const GroupPlan& group, const Reservation& r) {
     if (r.start <= group.state.now || (first && r.start >= *first)) return;
     for (const NodeShare& s : r.allocation->shares)
-      if (static_cast<int>(s.node) < node_record_count &&
-          bit_test(const_cast<bitstr_t*>(nodes), s.node)) {
+      if (on_nodes(s.node)) {
         first = r.start;
         return;
       }
   });
+  // An advance reservation beginning later on one of the nodes (a window of the model's
+  // machine): select_nodes would refuse a job not in it a limit that runs into it.
+  for (const GroupPlan& group : plan.groups) {
+    if (!group.state.machine) continue;
+    const std::vector<Node>& machine_nodes = group.state.machine->nodes();
+    for (NodeIndex n = 0; n < machine_nodes.size(); ++n) {
+      if (!on_nodes(n)) continue;
+      for (const NodeWindow& w : machine_nodes[n].windows)
+        if (w.from > group.state.now && (!first || w.from < *first)) first = w.from;
+    }
+  }
   if (!first) return NO_VAL;
   if (*first <= start) return 0;
   // Below NO_VAL and INFINITE, which are not minutes.

@@ -41,9 +41,10 @@ struct CarryOutCounts {
 
 // Whole minutes from `start` to the first reservation of the plan, later than the plan's
 // now, on one of `nodes` (whole nodes, as stock backfill's node_space; 0 if it began since
-// the plan; NO_VAL: none; no nodes: 0): what a job with --time-min may run there
-// (slurm_time_limit.h).
-// Under double booking the reservations the policy planned with count too.
+// the plan; NO_VAL: none; no nodes: 0): what a job with --time-min, in no advance
+// reservation, may run there (slurm_time_limit.h). Under double booking the reservations
+// the policy planned with count too, and so do the advance reservations beginning later on
+// those nodes (the machine's windows), as select_nodes would refuse a limit into one.
 std::uint32_t minutes_to_first_reservation(const ClusterPlan& plan, const bitstr_t* nodes,
                                            time_t start);
 

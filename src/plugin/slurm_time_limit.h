@@ -5,9 +5,10 @@
 // plans it so; sched/easypp plans it so too (planned_limit_minutes). Started, stock's
 // keeps its minimum (comp_time_limit is the minimum, and _reset_job_time_limit only
 // lowers it; t_live_time_min: 5 of 60 min). sched/easypp first tests it with as much of
-// its limit as the plan's later reservations on the nodes it may take allow
-// (start_limit_minutes), then on its minimum: select_nodes checks limits, advance
-// reservations and accounting with the limit the job runs with, and slurmdbd records it.
+// its limit as the plan's later reservations, and the advance reservations, on the nodes
+// it may take allow (start_limit_minutes), then on its minimum: select_nodes checks
+// limits, advance reservations and accounting with the limit the job runs with, and
+// slurmdbd records it.
 #ifndef EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
 #define EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
 

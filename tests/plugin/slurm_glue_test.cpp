@@ -1609,6 +1609,17 @@ class CarryOut : public FakeSlurm {
     return j;
   }
 
+  // A reservation of the plan for job `id` on `node` from `start`.
+  static Reservation placed(JobId id, NodeIndex node, Time start) {
+    Reservation r;
+    r.job = id;
+    r.start = start;
+    auto a = std::make_shared<Allocation>();
+    a->shares.push_back(NodeShare{node, 1, {}});
+    r.allocation = a;
+    return r;
+  }
+
   // A waiting job (60 min) with --time-min `minimum`.
   job_record_t* time_min_job(uint32_t id, uint32_t minimum = 10) {
     job_record_t* j = waiting(id);
@@ -1651,15 +1662,7 @@ class CarryOut : public FakeSlurm {
       g.decision.start_allocations.push_back(a);
       if (backfilled) g.decision.backfilled.push_back(id);
     }
-    for (auto [id, node, start] : reserved) {
-      Reservation r;
-      r.job = id;
-      r.start = start;
-      auto a = std::make_shared<Allocation>();
-      a->shares.push_back(NodeShare{node, 1, {}});
-      r.allocation = a;
-      g.decision.reservations.push_back(r);
-    }
+    for (auto [id, node, start] : reserved) g.decision.reservations.push_back(placed(id, node, start));
   }
 
   bool run(CarryOutRules rules = {}) {
@@ -1974,18 +1977,8 @@ TEST_F(CarryOut, MinutesToTheFirstReservationOnTheNodes) {
   plan({});
   GroupPlan& g = plan_.groups.front();
   g.state.now = 1000;
-  auto reservation = [](JobId id, NodeIndex node, Time start) {
-    Reservation r;
-    r.job = id;
-    r.start = start;
-    auto a = std::make_shared<Allocation>();
-    a->shares.push_back(NodeShare{node, 1, {}});
-    r.allocation = a;
-    return r;
-  };
-  g.decision.reservations = {reservation(5, 0, 1000), reservation(6, 0, 4000),
-                             reservation(8, 1, 2000)};
-  g.decision.planned_reservations = {reservation(5, 0, 3000)};
+  g.decision.reservations = {placed(5, 0, 1000), placed(6, 0, 4000), placed(8, 1, 2000)};
+  g.decision.planned_reservations = {placed(5, 0, 3000)};
   bitstr_t* node0 = bitmap({0});
   EXPECT_EQ(minutes_to_first_reservation(plan_, node0, 1060), 32u) << "(3000 - 1060) / 60";
   EXPECT_EQ(minutes_to_first_reservation(plan_, node0, 3500), 0u);
@@ -1993,6 +1986,33 @@ TEST_F(CarryOut, MinutesToTheFirstReservationOnTheNodes) {
   EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({2}), 1060), NO_VAL);
   g.decision.planned_reservations.clear();
   EXPECT_EQ(minutes_to_first_reservation(plan_, node0, 1060), 49u);
+}
+
+// Advance reservations beginning later on one of the nodes count as the plan's own do
+// (select_nodes refuses a job not in one a limit that runs into it): the machine's windows
+// from after the plan's now. One begun by then (the job was planned beside it, or it is a
+// down node's) and those on other nodes do not.
+TEST_F(CarryOut, MinutesToTheFirstReservationCountAdvanceReservations) {
+  plan({});
+  GroupPlan& g = plan_.groups.front();
+  g.state.now = 1000;
+  Machine machine;
+  for (const char* name : {"n1", "n2", "n3"}) {
+    Node n;
+    n.name = name;
+    n.capacity[kCpu] = 4;
+    machine.add_node(n);
+  }
+  machine.nodes()[0].windows = {NodeWindow{1000, 5000, "begun"}, NodeWindow{2800, 9000, "maint"}};
+  machine.nodes()[1].windows = {NodeWindow{1600, 9000, "other"}};
+  machine.nodes()[2].windows = {NodeWindow{0, kNever, ""}};
+  g.state.machine = &machine;
+  EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({0}), 1060), 29u) << "(2800 - 1060) / 60";
+  EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({0, 1}), 1060), 9u) << "n2's, at 1600";
+  EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({2}), 1060), NO_VAL) << "down for good";
+  g.decision.reservations = {placed(5, 0, 2000)};
+  EXPECT_EQ(minutes_to_first_reservation(plan_, bitmap({0}), 1060), 15u) << "the plan's first";
+  g.state.machine = nullptr;
 }
 
 // The limit the plan sees: the job's own, else the partition's DefaultTime, else MaxTime,
