@@ -307,6 +307,24 @@ sacct_limit_minutes() {   # JOB
   done
 }
 
+# The limit JOB (NAME), started with --time-min=MIN, runs with: stock's is MIN (it starts
+# such a job on its minimum: backfill.c:2228, comp_time_limit); sched/easypp's is LOW..HIGH
+# minutes (what its plan leaves: WHY). Under either, the limit slurmdbd recorded is the
+# same (a testbed up with --accounting).
+expect_time_min_limit() {   # JOB NAME MIN LOW HIGH WHY
+  local job=$1 name=$2 min=$3 low=$4 high=$5 why=$6 limit
+  limit=$(limit_minutes "$job")
+  if [ "$LIVE_SCHED" = sched/backfill ]; then
+    assert_eq "$min" "$limit" "$name's time limit in minutes (stock: its minimum)"
+  else
+    { [ "$limit" -ge "$low" ] && [ "$limit" -le "$high" ]; } \
+      || fail "$name's time limit is $limit min ($(job_field "$job" TimeLimit));" \
+              "expected $low..$high: $why"
+    note "ok: $name's time limit is $limit min ($why)"
+  fi
+  assert_eq "$limit" "$(sacct_limit_minutes "$job")" "$name's time limit as slurmdbd recorded it"
+}
+
 # True while JOB is RUNNING. A loop checking other jobs while JOB runs reads it again
 # after it sees a change before failing, since JOB may have ended in between.
 job_running() {   # JOB

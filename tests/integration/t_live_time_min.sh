@@ -19,7 +19,7 @@
 
 case_time_min() {
   live_up --nodes 1 --cpus 4 --accounting
-  local a h u t limit
+  local a h u t
   a=$(tb_submit 2 10 A 'sleep 300')
   wait_state "$a" RUNNING 20
   h=$(tb_submit 4 10 H 'sleep 300')
@@ -28,16 +28,7 @@ case_time_min() {
   t=$(tb_submit 2 60 T 'sleep 300' --time-min=5)
   wait_state "$t" RUNNING 20
   note "ok: T, on its 5-min minimum, backfilled ahead of U"
-  limit=$(limit_minutes "$t")
-  if [ "$LIVE_SCHED" = sched/backfill ]; then
-    assert_eq 5 "$limit" "T's time limit in minutes (stock: its minimum)"
-  else
-    { [ "$limit" -ge 8 ] && [ "$limit" -le 10 ]; } \
-      || fail "T's time limit is $limit min ($(job_field "$t" TimeLimit));" \
-              "expected the whole minutes before H's planned start, 8..10"
-    note "ok: T's time limit is $limit min, ending by H's planned start"
-  fi
-  assert_eq "$limit" "$(sacct_limit_minutes "$t")" "T's time limit as slurmdbd recorded it"
+  expect_time_min_limit "$t" T 5 8 10 "the whole minutes before H's planned start"
   assert_eq PENDING "$(job_field "$h" JobState)" "H (the head)"
   assert_eq PENDING "$(job_field "$u" JobState)" "U (60 min, no minimum)"
   scancel "$a" "$h" "$u" "$t"

@@ -21,7 +21,7 @@
 
 case_time_min_nodes() {
   live_up --nodes 2 --cpus 4 --mem 1000 --select CR_Core_Memory --gres gpu:2 --accounting
-  local a x h u t w limit
+  local a x h u t w
   a=$(tb_submit 1 10 A 'sleep 300' -w n1 --mem=900 --gres=gpu:1)
   x=$(tb_submit 1 60 X 'sleep 300' -w n2 --mem=900 --gres=gpu:2)
   wait_state "$a" RUNNING 20
@@ -35,20 +35,8 @@ case_time_min_nodes() {
   wait_state "$w" RUNNING 20
   assert_eq n1 "$(job_field "$t" NodeList)" "T's node"
   note "ok: T, on its 5-min minimum, backfilled on the head's node ahead of U"
-  limit=$(limit_minutes "$t")
-  if [ "$LIVE_SCHED" = sched/backfill ]; then
-    assert_eq 5 "$limit" "T's time limit in minutes (stock: its minimum)"
-    assert_eq 5 "$(limit_minutes "$w")" "W's time limit in minutes (stock: its minimum)"
-  else
-    { [ "$limit" -ge 8 ] && [ "$limit" -le 10 ]; } \
-      || fail "T's time limit is $limit min ($(job_field "$t" TimeLimit));" \
-              "expected the whole minutes before H's planned start on n1, 8..10"
-    note "ok: T's time limit is $limit min, ending by H's planned start"
-    assert_eq 60 "$(limit_minutes "$w")" "W's time limit in minutes (nothing planned on n2)"
-  fi
-  assert_eq "$limit" "$(sacct_limit_minutes "$t")" "T's time limit as slurmdbd recorded it"
-  assert_eq "$(limit_minutes "$w")" "$(sacct_limit_minutes "$w")" \
-    "W's time limit as slurmdbd recorded it"
+  expect_time_min_limit "$t" T 5 8 10 "the whole minutes before H's planned start on n1"
+  expect_time_min_limit "$w" W 5 60 60 "its whole limit: nothing is planned on n2"
   assert_eq PENDING "$(job_field "$h" JobState)" "H (the head)"
   assert_eq PENDING "$(job_field "$u" JobState)" "U (60 min, no minimum)"
   scancel "$a" "$x" "$h" "$u" "$t" "$w"

@@ -14,22 +14,13 @@
 case_time_min_reservation() {
   live_up --nodes 1 --cpus 4 --accounting
   tb_reservation M n1 now+30minutes 60 flags=maint
-  local u t limit
+  local u t
   u=$(tb_submit 1 60 U 'sleep 300')
   assert_stays "$u" PENDING 4 "U's limit runs into M"
   t=$(tb_submit 1 60 T 'sleep 300' --time-min=5)
   wait_state "$t" RUNNING 20
   note "ok: T, on its 5-min minimum, started before M"
-  limit=$(limit_minutes "$t")
-  if [ "$LIVE_SCHED" = sched/backfill ]; then
-    assert_eq 5 "$limit" "T's time limit in minutes (stock: its minimum)"
-  else
-    { [ "$limit" -ge 28 ] && [ "$limit" -le 30 ]; } \
-      || fail "T's time limit is $limit min ($(job_field "$t" TimeLimit));" \
-              "expected the whole minutes before M begins, 28..30"
-    note "ok: T's time limit is $limit min, ending by M's start"
-  fi
-  assert_eq "$limit" "$(sacct_limit_minutes "$t")" "T's time limit as slurmdbd recorded it"
+  expect_time_min_limit "$t" T 5 28 30 "the whole minutes before M begins"
   assert_eq PENDING "$(job_field "$u" JobState)" "U (60 min, no minimum)"
   scancel "$u" "$t"
 }
