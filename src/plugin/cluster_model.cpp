@@ -58,6 +58,13 @@ NodeSet node_set(const std::vector<std::uint32_t>& nodes, std::size_t size) {
   return s;
 }
 
+// Licence counts by the machine's licence index; a licence it does not plan is skipped.
+void add_licences(Resources& to, const Machine& machine, const std::vector<LicenceCount>& counts) {
+  for (const LicenceCount& l : counts)
+    if (const int k = machine.find_licence(l.name); k >= 0)
+      to[static_cast<std::size_t>(k)] += std::max<std::int64_t>(0, l.count);
+}
+
 }  // namespace
 
 JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
@@ -95,6 +102,7 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);  // on its nodes
   r.reservation = rec.reservation;
   r.other_reservations = rec.other_reservations;
+  add_licences(r.licences, machine, rec.licences);
   return r;
 }
 
@@ -153,8 +161,21 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     m.add_partition(std::move(part));
   }
 
+  // Licences waiting jobs ask for, cluster-wide, held by running jobs until their planned
+  // ends. Past the limit of kinds: left to select_nodes.
+  for (const LicenceCount& l : snap.licences) {
+    if (m.find_licence(l.name) >= 0) continue;
+    if (m.licences().size() == kMaxResourceKinds) {
+      out.notes.push_back("licence " + l.name + " not planned (more than " +
+                          std::to_string(kMaxResourceKinds) + " kinds)");
+      continue;
+    }
+    m.add_licence(Licence{l.name, std::max<std::int64_t>(0, l.count)});
+  }
+
   for (const JobRecord& j : snap.running) {
     auto a = std::make_shared<Allocation>();
+    add_licences(a->licences, m, j.licences);
     for (const ShareRecord& s : j.shares) {
       if (s.node >= n_nodes) continue;
       NodeShare share;

@@ -373,8 +373,12 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     const auto eq = item.find('=');
     const std::string slurm_key = lower(trim(item.substr(0, eq)));
-    // Stock backfill's keys: two are honoured as it honours them, the rest ignored.
+    // Stock backfill's keys: three are honoured as it honours them, the rest ignored.
     const bool reserve_key = slurm_key == "bf_min_age_reserve" || slurm_key == "bf_min_prio_reserve";
+    if (slurm_key == "bf_licenses" && eq == std::string_view::npos) {
+      out.config.bf_licenses = true;
+      continue;
+    }
     if (item.size() >= 3 && lower(item.substr(0, 3)) == "bf_" && !reserve_key) {
       out.ignored.push_back(ignored_backfill_key(item));
       continue;

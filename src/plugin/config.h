@@ -70,6 +70,12 @@ struct Config {
   // QOS or association limit is planned and keeps what the plan gives it, so no lower job
   // in its partition takes it; off: such a job is left out of the plan.
   bool assoc_limit_stop = false;  // assoc_limit_stop (a flag; stock matches the word)
+  // Slurm's own bf_licenses, honoured as stock backfill does: a job waiting for licences
+  // is planned (at the end of the running jobs that hold them) and may be reserved for;
+  // off: it is left out until its licences are free. Licences are planned either way,
+  // so no backfill takes those a job planned to start later needs. (Slurm's main
+  // scheduler reads the word too: it then stops at a job waiting for licences.)
+  bool bf_licenses = false;  // bf_licenses (a flag)
   // Slurm's own bf_min_age_reserve and bf_min_prio_reserve, honoured as stock backfill
   // does: nothing is reserved for a job eligible for less than that many seconds, or of
   // a lower priority (a QOS's MinPrioThreshold takes the place of the latter); it starts

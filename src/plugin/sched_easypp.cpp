@@ -176,7 +176,9 @@ class Scheduler {
       info("sched/easypp: policy=%s%s%s%s, predictor history %s (%zu records)",
            config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
            config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
-           config_.assoc_limit_stop ? ", jobs held by limits planned (assoc_limit_stop)" : "",
+           std::string(config_.assoc_limit_stop ? ", jobs held by limits planned (assoc_limit_stop)" : "")
+               .append(config_.bf_licenses ? ", jobs waiting for licences planned (bf_licenses)" : "")
+               .c_str(),
            handed_over                 ? "kept in memory"
            : loaded == EPP_LOAD_OK     ? ("loaded from " + state_file_).c_str()
                                        : "starts empty",
@@ -325,7 +327,8 @@ class Scheduler {
         const JobQueue queue = read_job_queue(
             config_.max_job_test, yield, fresh_hold,
             config_.assoc_limit_stop ? LimitBlocked::planned : LimitBlocked::left_out,
-            ReserveRules{config_.min_age_reserve, config_.min_prio_reserve});
+            ReserveRules{config_.min_age_reserve, config_.min_prio_reserve},
+            config_.bf_licenses ? LicenceBlocked::planned : LicenceBlocked::left_out);
         if (queue.abandoned) return;
         counts.build_usec = std::max(counts.build_usec, queue.build_usec);
         counts.sort_usec = std::max(counts.sort_usec, queue.sort_usec);

@@ -90,8 +90,9 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
 
 // What stock backfill checks before planning a job, beyond build_job_queue: QOS and
 // association limits (the checks set the job's reason; not asked under assoc_limit_stop,
-// where stock reserves for such a job) and licences available now. A job failing them is
-// not planned at all, so it neither starts nor idles resources.
+// where stock reserves for such a job) and licences available now (not asked under
+// bf_licenses, where stock plans a job for its licences). A job failing them is not
+// planned at all, so it neither starts nor idles resources.
 // Asked once per job, QOS and partition: the job carries the record's QOS
 // (compat::use_record_qos) and partition, as in stock backfill, so the partition QOS and
 // the partition's time limits are the record's. (The TRES request is the job's as
@@ -100,11 +101,14 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
 // Verdicts by job id, not pointer: a pointer may be reused by another job after a yield.
 class RunnableNow {
  public:
-  explicit RunnableNow(LimitBlocked limit_blocked) : check_limits_(limit_blocked == LimitBlocked::left_out) {}
+  RunnableNow(LimitBlocked limit_blocked, LicenceBlocked licence_blocked)
+      : check_limits_(limit_blocked == LimitBlocked::left_out),
+        plan_licence_waits_(licence_blocked == LicenceBlocked::planned) {}
   bool operator()(job_record_t* job, std::uint32_t qos_id);
 
  private:
   const bool check_limits_;
+  const bool plan_licence_waits_;
   std::map<std::tuple<std::uint32_t, std::uint32_t, const part_record_t*>, bool> verdicts_;
   std::vector<std::uint64_t> request_;
 };
@@ -115,11 +119,15 @@ bool RunnableNow::operator()(job_record_t* job, std::uint32_t qos_id) {
   if (check_limits_ && (!acct_policy_job_runnable_pre_select(job, false) ||
                         !within_post_select_limits(job, request_))) {
     it->second = false;
-  } else if (job->license_list && license_job_test(job, time(nullptr), true) != SLURM_SUCCESS) {
+  } else if (const int rc = job->license_list ? license_job_test(job, time(nullptr), true)
+                                              : SLURM_SUCCESS;
+             rc != SLURM_SUCCESS) {
     if (job->state_reason == WAIT_NO_REASON || job->state_reason == WAIT_RESOURCES ||
         job->state_reason == WAIT_PRIORITY)
       job->state_reason = WAIT_LICENSES;
-    it->second = false;
+    // Not free now (EAGAIN): planned under bf_licenses, as stock's backfill plans it.
+    // More than the cluster has (SLURM_ERROR): never.
+    it->second = rc == EAGAIN && plan_licence_waits_;
   }
   return it->second;
 }
@@ -300,6 +308,16 @@ bool simple_features(List features, std::vector<std::string>& out, bool& any) {
   return true;
 }
 
+// A job's licences (job_record_t::license_list: licenses_t with the count in `total`).
+std::vector<LicenceCount> licences_of(const job_record_t* job) {
+  std::vector<LicenceCount> out;
+  if (!job->license_list) return out;
+  OwnedIterator it(job->license_list);
+  while (const licenses_t* l = it.next<licenses_t>())
+    if (l->name) out.push_back(LicenceCount{l->name, l->total});
+  return out;
+}
+
 RequestRecord request_record(const job_record_t* job, bool memory) {
   RequestRecord r;
   const job_details_t* d = job->details;
@@ -364,7 +382,7 @@ int end_state_of(std::uint32_t job_state) {
 
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
                         const YieldPoint& before_sort, LimitBlocked limit_blocked,
-                        const ReserveRules& reserve) {
+                        const ReserveRules& reserve, LicenceBlocked licence_blocked) {
   JobQueue out;
   const auto t0 = std::chrono::steady_clock::now();
   QueueBuild built = build_queue_in_slices(yield, before_sort);
@@ -378,7 +396,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
   std::map<part_record_t*, std::size_t> index;
   // A job queued in several partitions (or under several QOS, or reservations) is
   // checked once per QOS and partition.
-  RunnableNow runnable_now(limit_blocked);
+  RunnableNow runnable_now(limit_blocked, licence_blocked);
   // The ids of out.all's and each partition's records, to find them again after a yield.
   std::vector<std::uint32_t> all_ids;
   std::vector<std::vector<std::uint32_t>> part_ids;
@@ -525,6 +543,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.requeueable = slurm_may_requeue(job);
     r.partition = running_partition(job);
     r.shares = shares_of(job, memory);
+    r.licences = licences_of(job);
     r.procs = 0;
     for (const ShareRecord& s : r.shares) r.procs += s.cpus;
     if (r.shares.empty()) continue;
@@ -554,6 +573,12 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.requeueable = slurm_requeue_allowed(job);
     r.reservable = std::any_of(c.in.begin(), c.in.end(), [](const QueuedJob& q) { return !q.no_reserve; });
     r.request = request_record(job, memory);
+    r.request.licences = licences_of(job);
+    for (const LicenceCount& l : r.request.licences)
+      if (std::none_of(snap.licences.begin(), snap.licences.end(),
+                       [&](const LicenceCount& c) { return c.name == l.name; }))
+        snap.licences.push_back(
+            LicenceCount{l.name, get_total_license_cnt(const_cast<char*>(l.name.c_str()))});
     // A job of several reservations may run in each its records name (the first is the
     // request's own; job->resv_name lists them all); a job that named none, in the MAGNETIC
     // reservations it has records for, besides outside every reservation.

@@ -61,7 +61,7 @@ struct JobQueue {
 // jobs Slurm's own schedulers would consider (holds, dependencies, begin times and
 // partition limits already filtered), less those not runnable now for QOS/association
 // limits (acct_policy_job_runnable_pre_select and _post_select, which set their reason)
-// or licences, at most `max_per_partition` per partition (records past it unchecked). Limits are checked with each record's QOS
+// or licences (see `licence_blocked`), at most `max_per_partition` per partition (records past it unchecked). Limits are checked with each record's QOS
 // (24.11): a job whose first QOS is at a limit stays queued under its others. Building
 // the queue and the limit checks that follow call `yield` between jobs and records;
 // after a yield every job is found again by id, and one no longer pending (it started or
@@ -77,10 +77,15 @@ struct ReserveRules {
   int min_age = 0;
   std::int64_t min_prio = 0;
 };
+// `licence_blocked`: whether a job whose licences are not free now is left out (stock
+// backfill's default) or planned (SchedulerParameters=bf_licenses). One asking for more
+// than the cluster has is left out either way.
+enum class LicenceBlocked { left_out, planned };
 JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield = {},
                         const YieldPoint& before_sort = {},
                         LimitBlocked limit_blocked = LimitBlocked::left_out,
-                        const ReserveRules& reserve = {});
+                        const ReserveRules& reserve = {},
+                        LicenceBlocked licence_blocked = LicenceBlocked::left_out);
 
 // A queued job once, with every partition it is queued in (highest priority first).
 // `job` may go stale when an array task starts (the meta record is split, keeping `id`):

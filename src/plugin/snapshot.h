@@ -18,6 +18,13 @@ struct GresCount {
   std::int64_t count = 0;
 };
 
+// A count of one licence (Slurm's Licenses=, local or from slurmdbd): a cluster's total,
+// what a job holds or asks for.
+struct LicenceCount {
+  std::string name;
+  std::int64_t count = 0;
+};
+
 // What a running job holds on one node (Slurm's job_resources and GRES allocation).
 struct ShareRecord {
   std::uint32_t node = 0;  // index into ClusterSnapshot::nodes
@@ -55,6 +62,7 @@ struct RequestRecord {
   // The reservations it may run in instead (one of them): the further names of
   // --reservation=a,b, or the MAGNETIC ones a job that named none may use.
   std::vector<std::string> other_reservations;
+  std::vector<LicenceCount> licences;  // --licenses (cluster-wide)
 };
 
 struct JobRecord {
@@ -79,6 +87,7 @@ struct JobRecord {
   // Running jobs: the partition it runs in.
   std::string partition;
   std::vector<ShareRecord> shares;  // running jobs: per node
+  std::vector<LicenceCount> licences;  // running jobs: the licences they hold
   RequestRecord request;            // waiting jobs
 };
 
@@ -116,6 +125,9 @@ struct ClusterSnapshot {
   std::vector<ReservationRecord> reservations;
   std::vector<JobRecord> running;
   std::vector<JobRecord> waiting;
+  // The total of each licence a waiting job asks for, in queue order (as stock backfill
+  // plans them under bf_licenses: the total less what running jobs hold until they end).
+  std::vector<LicenceCount> licences;
 };
 
 // How a job that left the system ended: the predictor's epp_end_state values.

@@ -208,6 +208,60 @@ TEST(PlanCluster, OverlappingPartitionsNeverDoubleBook) {
   }
 }
 
+// Licences (Licenses=lic:2), as stock backfill plans them under bf_licenses. R holds
+// lic:1 until now+600 (its limit; no history). H (8 CPUs, lic:2) waits for R's CPUs
+// too: reserved at now+600. L (1 CPU, lic:1, 20 min) fits now in CPUs and in licences (one
+// free) but would hold it past now+600, when H needs both: pending. The 5-minute L ends
+// first and starts.
+TEST(PlanCluster, LicenceBoundHeadKeepsItsLicences) {
+  for (Time l_limit : {Time{1200}, Time{300}}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 8)};
+    s.partitions = {partition("p", {0})};
+    s.running = {running(1, {{0, 4, 0, {}}}, 0, 600)};
+    s.running[0].licences = {{"lic", 1}};
+    JobRecord h = waiting(2, 8, 600, {"p"}, 100);
+    h.request.licences = {{"lic", 2}};
+    JobRecord l = waiting(3, 1, l_limit, {"p"}, 50);
+    l.request.licences = {{"lic", 1}};
+    s.waiting = {h, l};
+    s.licences = {{"lic", 2}};
+    const ClusterModel m = build_cluster_model(s);
+    ASSERT_EQ(m.machine.licences().size(), 1u);
+    EXPECT_EQ(m.machine.licences()[0].count, 2);
+    EXPECT_EQ(m.running.at(0).allocation->licences[0], 1);
+    EXPECT_EQ(m.waiting.at(0).request->licences[0], 2);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    ASSERT_EQ(plan.groups.size(), 1u);
+    const Reservation* r = reservation_of(plan.groups[0], 2);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->start, kNow + 600);
+    EXPECT_EQ(starts(plan.groups[0], 3), l_limit == 300) << "L limit " << l_limit;
+  }
+}
+
+// The kinds a plan may count are few: licences past them are left to select_nodes, noted
+// once each; a licence no waiting job asks for is not planned at all.
+TEST(ClusterModel, LicencesPastTheLimitAreNoted) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8)};
+  s.partitions = {partition("p", {0})};
+  JobRecord w = waiting(2, 1, 600, {"p"}, 100);
+  for (std::size_t k = 0; k <= kMaxResourceKinds; ++k) {
+    s.licences.push_back({"lic" + std::to_string(k), 1});
+    w.request.licences.push_back({"lic" + std::to_string(k), 1});
+  }
+  s.waiting = {w};
+  const ClusterModel m = build_cluster_model(s);
+  EXPECT_EQ(m.machine.licences().size(), kMaxResourceKinds);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("licence lic8 not planned"), std::string::npos) << m.notes[0];
+  EXPECT_EQ(m.waiting.at(0).request->licences[kMaxResourceKinds - 1], 1);
+}
+
 // A 4-GPU head behind 1-GPU jobs: n0 has 4 GPUs and 32 CPUs, one GPU is in use until
 // now+600. H (1 CPU, 4 GPUs) is reserved at now+600. G (1 CPU, 1 GPU, 20 min) would hold
 // a GPU past now+600: pending, although 3 GPUs and 31 CPUs are idle.

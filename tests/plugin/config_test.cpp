@@ -81,6 +81,18 @@ TEST(PluginConfig, SlurmsAssocLimitStop) {
   EXPECT_FALSE(parse("sched_interval=-1,easypp_interval=3").config.assoc_limit_stop);
 }
 
+// Slurm's bf_licenses, a flag both schedulers read (the main scheduler too): honoured,
+// not among the ignored keys; any other bf_ key stays ignored.
+TEST(PluginConfig, SlurmsBfLicenses) {
+  for (const char* params : {"bf_licenses", "sched_interval=-1,BF_LICENSES,bf_continue"}) {
+    const ParsedConfig p = parse(params);
+    EXPECT_TRUE(p.errors.empty()) << params;
+    EXPECT_TRUE(p.config.bf_licenses) << params;
+    for (const std::string& i : p.ignored) EXPECT_NE(i, "bf_licenses") << params;
+  }
+  EXPECT_FALSE(parse("bf_continue,easypp_interval=3").config.bf_licenses);
+}
+
 // Stock backfill's bf_min_age_reserve and bf_min_prio_reserve are honoured (not among the
 // ignored keys); out of stock's ranges (age 0..30 days, priority 1..4294967295) they stay
 // off with one error naming the item.

@@ -46,7 +46,9 @@ std::vector<job_queue_rec_t> g_queue;  // what the fake build_job_queue returns
 std::vector<uint32_t> g_over_limits;   // jobs acct_policy_job_runnable_pre_select refuses
 std::vector<uint32_t> g_qos_over_limits;  // ... and QOS ids it refuses (the job's qos_ptr)
 std::vector<std::string> g_part_over_limits;  // ... and partitions it refuses (the job's part_ptr)
-std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses
+std::vector<uint32_t> g_no_licences;   // jobs license_job_test refuses (not free now)
+std::vector<uint32_t> g_never_licences;  // ... and those asking more than the cluster has
+std::map<std::string, uint32_t> g_licence_totals;  // get_total_license_cnt
 std::vector<uint32_t> g_post_select_over;  // jobs acct_policy_job_runnable_post_select refuses
 std::vector<uint32_t> g_post_select_per_node;  // ... for a per-node limit (MaxTRESPerNode)
 std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it was asked
@@ -102,9 +104,15 @@ extern "C" bool acct_policy_job_runnable_post_select(job_record_t* job, uint64_t
 }
 
 extern "C" int license_job_test(job_record_t* job, time_t, bool) {
-  return std::find(g_no_licences.begin(), g_no_licences.end(), job->job_id) == g_no_licences.end()
-             ? SLURM_SUCCESS
-             : EAGAIN;
+  const auto listed = [job](const std::vector<uint32_t>& ids) {
+    return std::find(ids.begin(), ids.end(), job->job_id) != ids.end();
+  };
+  return listed(g_never_licences) ? SLURM_ERROR : listed(g_no_licences) ? EAGAIN : SLURM_SUCCESS;
+}
+
+extern "C" uint32_t get_total_license_cnt(char* name) {
+  const auto it = g_licence_totals.find(name);
+  return it == g_licence_totals.end() ? 0 : it->second;
 }
 
 // --- what build_job_queue's per-job work calls (src/plugin/slurm_job_queue.cpp) --------
@@ -314,6 +322,8 @@ class FakeSlurm : public ::testing::Test {
     g_qos_over_limits.clear();
     g_part_over_limits.clear();
     g_no_licences.clear();
+    g_never_licences.clear();
+    g_licence_totals.clear();
     g_post_select_over.clear();
     g_post_select_cpus.clear();
     g_post_select_per_node.clear();
@@ -961,6 +971,66 @@ TEST_F(FakeSlurm, JobsOverLimitsOrWithoutLicencesAreNotQueued) {
   EXPECT_EQ(q.all[0].job, ok);
   EXPECT_EQ(over->state_reason, WAIT_QOS_MAX_JOB_PER_USER) << "Slurm's check sets the reason";
   EXPECT_EQ(no_lic->state_reason, WAIT_LICENSES);
+}
+
+// SchedulerParameters=bf_licenses: a job whose licences are not free now is planned (its
+// reason says why it waits); one asking for more than the cluster has is not.
+TEST_F(FakeSlurm, JobsWaitingForLicencesArePlannedUnderBfLicenses) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* ok = pending(1, 1, 1);
+  job_record_t* waits = pending(2, 1, 1);
+  job_record_t* never = pending(3, 1, 1);
+  waits->license_list = list_of({});
+  never->license_list = list_of({});
+  queue(ok, p, 3);
+  queue(waits, p, 2);
+  queue(never, p, 1);
+  g_no_licences = {2};
+  g_never_licences = {3};
+  const JobQueue q =
+      read_job_queue(10, {}, {}, LimitBlocked::left_out, {}, LicenceBlocked::planned);
+  EXPECT_EQ(q.not_runnable, 1);
+  ASSERT_EQ(q.all.size(), 2u);
+  EXPECT_EQ(q.all[1].job, waits);
+  EXPECT_EQ(waits->state_reason, WAIT_LICENSES);
+  EXPECT_EQ(never->state_reason, WAIT_LICENSES);
+}
+
+// Licences as the plan counts them: what each running job holds and each waiting job asks
+// for (its license_list: the count in `total`), and the cluster's total of each licence a
+// waiting job asks for, once, in queue order.
+TEST_F(FakeSlurm, LicencesOfRunningAndWaitingJobs) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  licenses_t held{}, asked_a{}, asked_b{}, asked_a2{};
+  held.name = const_cast<char*>("a");
+  held.total = 1;
+  asked_a.name = const_cast<char*>("a");
+  asked_a.total = 2;
+  asked_b.name = const_cast<char*>("b");
+  asked_b.total = 3;
+  asked_a2 = asked_a;
+  running(1, {{0, 2}}, kNow - 60, 10)->license_list = list_of({&held});
+  job_record_t* w1 = pending(2, 1, 10);
+  w1->license_list = list_of({&asked_a, &asked_b});
+  job_record_t* w2 = pending(3, 1, 10);
+  w2->license_list = list_of({&asked_a2});
+  g_licence_totals = {{"a", 4}, {"b", 5}};
+  const ClusterSnapshot s = read_cluster(queued_in(p, {w1, w2}), kNow);
+  ASSERT_EQ(s.running.size(), 1u);
+  ASSERT_EQ(s.running[0].licences.size(), 1u);
+  EXPECT_EQ(s.running[0].licences[0].name, "a");
+  EXPECT_EQ(s.running[0].licences[0].count, 1);
+  ASSERT_EQ(s.waiting.size(), 2u);
+  ASSERT_EQ(s.waiting[0].request.licences.size(), 2u);
+  EXPECT_EQ(s.waiting[0].request.licences[1].name, "b");
+  EXPECT_EQ(s.waiting[0].request.licences[1].count, 3);
+  ASSERT_EQ(s.licences.size(), 2u);
+  EXPECT_EQ(s.licences[0].name, "a");
+  EXPECT_EQ(s.licences[0].count, 4);
+  EXPECT_EQ(s.licences[1].name, "b");
+  EXPECT_EQ(s.licences[1].count, 5);
 }
 
 // Limits Slurm checks once nodes are chosen (a QOS's GrpTRES): asked with the job's own
