@@ -378,6 +378,7 @@ assert_stays() {   # JOB STATE SECONDS [WHY]
 # HEAD no later than BLOCKER's limit; HEAD starts within 20 s of BLOCKER's end, on NODES
 # unless that is '-', and every LATER job is still pending then. With HEAD_TICK=FN, FN runs
 # once a second while BLOCKER runs and may append jobs to later_jobs (a stream of jobs).
+# HEAD_PLANNED_SLACK (seconds, default 5): how late the planned start may be shown.
 expect_head_kept() {   # BLOCKER LIMIT HEAD NODES [LATER...]
   local blocker=$1 limit=$2 head=$3 nodes=$4 tick=${HEAD_TICK:-} planned='' ended started j broken
   shift 4
@@ -403,7 +404,7 @@ expect_head_kept() {   # BLOCKER LIMIT HEAD NODES [LATER...]
   done
   note "ok: ${#later_jobs[@]} later jobs stayed pending while the blocker ran"
   [ -n "$planned" ] || fail "squeue --start never showed a planned start for the head while the blocker ran"
-  [ "$planned" -le $(( $(job_start "$blocker") + limit * 60 + 5 )) ] \
+  [ "$planned" -le $(( $(job_start "$blocker") + limit * 60 + ${HEAD_PLANNED_SLACK:-5} )) ] \
     || fail "the head's planned start $(date -d "@$planned" +%T) is after the blocker's limit ends ($(date -d "@$(( $(job_start "$blocker") + limit * 60 ))" +%T))"
   note "ok: squeue --start showed the head at $(date -d "@$planned" +%T)"
   # Generous: under a full live run's load one scontrol call can take seconds, and what
@@ -453,6 +454,10 @@ LIVE_EXPECTED_FAILURES=(
   # SchedulerType=sched/backfill (proc_req.c, _sched_backfill); no sched plugin of
   # another name can run them.
   "t_live_het_job sched/easypp"
+  # Stock backfill plans licences over time only under SchedulerParameters=bf_licenses
+  # (backfill.c: node_space carries licences only then); with the defaults it backfills a
+  # job that takes a licence the head needs at its planned start.
+  "t_live_licence_nodes sched/backfill"
 )
 # LIVE_STRICT=1 ignores the list (every failure fails).
 live_expected_failure() {   # TEST SCHEDULER
