@@ -58,6 +58,10 @@ NodeSet node_set(const std::vector<std::uint32_t>& nodes, std::size_t size) {
   return s;
 }
 
+// The resource kind standing for partition `partition`'s MaxCPUsPerNode (a name no GRES
+// has: GRES names have no '@').
+std::string cpu_cap_kind(const std::string& partition) { return "cpus@" + partition; }
+
 // Licence counts by the machine's licence index; a licence it does not plan is skipped.
 void add_licences(Resources& to, const Machine& machine, const std::vector<LicenceCount>& counts) {
   for (const LicenceCount& l : counts)
@@ -98,6 +102,10 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   for (const std::string& p : rec.partitions) {
     const int index = machine.find_partition(p);
     if (index >= 0) r.partitions.push_back(static_cast<std::size_t>(index));
+    // Under a partition's MaxCPUsPerNode: each CPU counts against the cap too (against
+    // every cap, for a job queued in several capped partitions: the stricter reading).
+    if (const int k = machine.find_resource(cpu_cap_kind(p)); k >= 0)
+      r.per_task[static_cast<std::size_t>(k)] = cpt;
   }
   for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);  // on its nodes
   r.reservation = rec.reservation;
@@ -160,6 +168,30 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     part.exclusive = p.exclusive;
     m.add_partition(std::move(part));
   }
+  // A partition's MaxCPUsPerNode: a resource of its own on each node (cpu_cap_kind), which
+  // the partition's running jobs hold and its waiting jobs need beside their CPUs, as
+  // cons_tres counts the partition's jobs on a node. On nodes outside the partition it is
+  // every CPU (no cap). A cap no node of the partition reaches needs none; past the limit
+  // of kinds it is left to select_nodes.
+  for (const PartitionRecord& p : snap.partitions) {
+    if (p.max_cpus_per_node <= 0 ||
+        std::none_of(p.nodes.begin(), p.nodes.end(), [&](std::uint32_t n) {
+          return n < n_nodes && snap.nodes[n].cpus > p.max_cpus_per_node;
+        }))
+      continue;
+    std::size_t k = 0;
+    try {
+      k = m.resource_index(cpu_cap_kind(p.name));
+    } catch (const std::invalid_argument&) {
+      out.notes.push_back("MaxCPUsPerNode of partition " + p.name + " not planned (more than " +
+                          std::to_string(kMaxResourceKinds - 2) + " GRES kinds and caps)");
+      continue;
+    }
+    for (Node& node : m.nodes()) node.capacity[k] = node.capacity[kCpu];
+    for (std::uint32_t n : p.nodes)
+      if (n < n_nodes)
+        m.nodes()[n].capacity[k] = std::min<std::int64_t>(m.nodes()[n].capacity[kCpu], p.max_cpus_per_node);
+  }
 
   // Licences waiting jobs ask for, cluster-wide, held by running jobs until their planned
   // ends. Past the limit of kinds: left to select_nodes.
@@ -184,6 +216,8 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
       share.amount[kCpu] = s.cpus;
       share.amount[kMemory] = snap.nodes[s.node].memory_mb > 0 ? s.memory_mb : 0;
       for (const GresCount& g : s.gres) add_gres(share.amount, m, g.kind, g.count);
+      if (const int k = m.find_resource(cpu_cap_kind(j.partition)); k >= 0)
+        share.amount[static_cast<std::size_t>(k)] = s.cpus;
       a->shares.push_back(share);
     }
     if (a->shares.empty()) continue;

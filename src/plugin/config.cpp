@@ -375,7 +375,7 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     const std::string slurm_key = lower(trim(item.substr(0, eq)));
     // Stock backfill's keys: three are honoured as it honours them, the rest ignored.
     const bool reserve_key = slurm_key == "bf_min_age_reserve" || slurm_key == "bf_min_prio_reserve";
-    if (slurm_key == "bf_licenses" && eq == std::string_view::npos) {
+    if (slurm_key == "bf_licenses") {  // any value: Slurm matches the word
       out.config.bf_licenses = true;
       continue;
     }

@@ -159,15 +159,23 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   std::vector<std::size_t> group_of(parts.size(), 0);
   out.groups.emplace_back();
   out.groups[0].policy = config_.policy;
+  // Licences are the cluster's: partitions whose waiting jobs ask for the same licence are
+  // planned together too, or one group could take a licence another's reservation needs.
+  std::vector<std::uint64_t> licences_asked(parts.size(), 0);  // a bit per licence kind
+  for (const JobFacts& f : model.waiting)
+    for (std::size_t p : f.request->partitions)
+      for (std::size_t l = 0; l < kMaxResourceKinds; ++l)
+        if (p < parts.size() && f.request->licences[l] > 0) licences_asked[p] |= std::uint64_t{1} << l;
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const std::string& name = config_.policy_for(parts[p].name);
     bool alone = name != config_.policy;
     for (std::size_t q = 0; alone && q < parts.size(); ++q)
-      alone = q == p || !parts[p].nodes.intersects(parts[q].nodes);
+      alone = q == p || (!parts[p].nodes.intersects(parts[q].nodes) &&
+                         (licences_asked[p] & licences_asked[q]) == 0);
     if (!alone) {
       if (name != config_.policy)
-        out.notes.push_back("partition " + parts[p].name + " shares nodes with another "
-                            "partition: planned with easypp_policy=" + config_.policy +
+        out.notes.push_back("partition " + parts[p].name + " shares nodes or licences with "
+                            "another partition: planned with easypp_policy=" + config_.policy +
                             ", not its own " + name);
       out.groups[0].partitions.push_back(p);
       continue;

@@ -3,6 +3,7 @@
 #ifndef EASYPP_PLUGIN_SLURM_COMPAT_H
 #define EASYPP_PLUGIN_SLURM_COMPAT_H
 
+#include <cerrno>
 #include <cstdint>
 
 #if EASYPP_SLURM_AT_LEAST(24, 5, 0)
@@ -43,6 +44,15 @@ inline bool qos_group_reason(std::uint32_t reason) {
   return job_state_qos_grp_limit(static_cast<enum job_state_reason>(reason));
 #endif
 }
+
+// What a start refused for licences returns: 24.11's code for it (cons_tres's), else EAGAIN
+// ("resource temporarily unavailable", what license_job_test says), not a code of nodes.
+inline constexpr int kLicencesUnavailable =
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+    ESLURM_LICENSES_UNAVAILABLE;
+#else
+    EAGAIN;
+#endif
 
 // select_nodes for a real start (not test_only, not at submission).
 inline int select_nodes_now(job_record_t* job, char** err_msg, std::uint32_t scheduler_flags) {

@@ -517,6 +517,9 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
       p.name = part->name ? part->name : "";
       p.nodes = bitmap_nodes(part->node_bitmap);
       p.exclusive = (part->max_share & ~SHARED_FORCE) == 0;  // OverSubscribe=EXCLUSIVE
+      if (part->max_cpus_per_node != INFINITE && part->max_cpus_per_node != NO_VAL &&
+          part->max_cpus_per_node > 0)
+        p.max_cpus_per_node = static_cast<int>(std::min<std::uint32_t>(part->max_cpus_per_node, 1u << 30));
       snap.partitions.push_back(std::move(p));
     }
   }

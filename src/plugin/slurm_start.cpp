@@ -84,6 +84,11 @@ bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
               bool backfilled, const bitstr_t* allowed, const FreeMinutes& free_minutes) {
   if (!IS_JOB_PENDING(job) || job->priority == 0) return ESLURM_JOB_HELD;
+  // Licences, as Slurm's main scheduler tests them before select_nodes: 22.05's does not
+  // test them at all (24.11's cons_tres does), so without this a start could take a
+  // licence another start of this pass, or an advance reservation, holds.
+  if (job->license_list && license_job_test(job, time(nullptr), true) != SLURM_SUCCESS)
+    return compat::kLicencesUnavailable;
   // A job queued in several partitions is started in the one that planned it (as
   // stock backfill does), with that partition's priority.
   job->part_ptr = partition;

@@ -106,6 +106,8 @@ struct PartitionRecord {
   std::string name;
   std::vector<std::uint32_t> nodes;
   bool exclusive = false;  // OverSubscribe=EXCLUSIVE
+  // MaxCPUsPerNode: CPUs of a node the partition's jobs may hold together; 0: no cap.
+  int max_cpus_per_node = 0;
 };
 
 // An advance reservation: its nodes are kept for the jobs that name it during [start, end).

@@ -208,11 +208,11 @@ TEST(PlanCluster, OverlappingPartitionsNeverDoubleBook) {
   }
 }
 
-// Licences (Licenses=lic:2), as stock backfill plans them under bf_licenses. R holds
-// lic:1 until now+600 (its limit; no history). H (8 CPUs, lic:2) waits for R's CPUs
-// too: reserved at now+600. L (1 CPU, lic:1, 20 min) fits now in CPUs and in licences (one
-// free) but would hold it past now+600, when H needs both: pending. The 5-minute L ends
-// first and starts.
+// Licences (Licenses=lic:2), held by running jobs until their planned ends. R (4 of n0's 8
+// CPUs) holds lic:1 until now+600 (its limit; no history). H (4 CPUs, lic:2) fits the idle
+// CPUs but waits for R's licence: reserved at now+600. L (1 CPU, lic:1, 20 min) fits now
+// (CPUs and one free licence) and beside H at now+600 in CPUs, but would hold its licence
+// then, when H needs both: pending. The 5-minute L ends first and starts.
 TEST(PlanCluster, LicenceBoundHeadKeepsItsLicences) {
   for (Time l_limit : {Time{1200}, Time{300}}) {
     ClusterSnapshot s;
@@ -221,7 +221,7 @@ TEST(PlanCluster, LicenceBoundHeadKeepsItsLicences) {
     s.partitions = {partition("p", {0})};
     s.running = {running(1, {{0, 4, 0, {}}}, 0, 600)};
     s.running[0].licences = {{"lic", 1}};
-    JobRecord h = waiting(2, 8, 600, {"p"}, 100);
+    JobRecord h = waiting(2, 4, 600, {"p"}, 100);  // 4 CPUs are free: only lic waits
     h.request.licences = {{"lic", 2}};
     JobRecord l = waiting(3, 1, l_limit, {"p"}, 50);
     l.request.licences = {{"lic", 1}};
@@ -243,7 +243,7 @@ TEST(PlanCluster, LicenceBoundHeadKeepsItsLicences) {
 }
 
 // The kinds a plan may count are few: licences past them are left to select_nodes, noted
-// once each; a licence no waiting job asks for is not planned at all.
+// once each.
 TEST(ClusterModel, LicencesPastTheLimitAreNoted) {
   ClusterSnapshot s;
   s.now = kNow;
@@ -260,6 +260,82 @@ TEST(ClusterModel, LicencesPastTheLimitAreNoted) {
   ASSERT_EQ(m.notes.size(), 1u);
   EXPECT_NE(m.notes[0].find("licence lic8 not planned"), std::string::npos) << m.notes[0];
   EXPECT_EQ(m.waiting.at(0).request->licences[kMaxResourceKinds - 1], 1);
+}
+
+// MaxCPUsPerNode (a GPU node shared with a CPU partition capped at 8 of its 12 CPUs, as
+// sites keep cores for GPU jobs; the cap holds on every node of the partition): g1 (12
+// CPUs) is in cpu (cap 8) and gpu, c1 (8 CPUs) in cpu only. R (cpu, 8 CPUs on g1) runs until
+// now+600, A (cpu, 8 CPUs on c1) until now+3600. W (cpu, 2 CPUs) cannot start on g1's 4 idle
+// CPUs: R holds the partition's 8. It is reserved on g1 at now+600. G (gpu, 2 CPUs, 10 min)
+// starts on g1 (W still fits there at now+600).
+TEST(PlanCluster, PartitionCpuCapKeepsItsJobsOffTheRestOfANode) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("g1", 12), node("c1", 8)};
+  s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
+  s.partitions[0].max_cpus_per_node = 8;
+  s.running = {running(1, {{0, 8, 0, {}}}, 0, 600), running(2, {{1, 8, 0, {}}}, 0, 3600)};
+  s.running[0].partition = "cpu";
+  s.running[1].partition = "cpu";
+  s.waiting = {waiting(3, 2, 600, {"cpu"}, 100), waiting(4, 2, 600, {"gpu"}, 90)};
+  const ClusterModel m = build_cluster_model(s);
+  const int k = m.machine.find_resource("cpus@cpu");
+  ASSERT_GE(k, 0);
+  const auto cap = static_cast<std::size_t>(k);
+  EXPECT_EQ(m.machine.nodes()[0].capacity[cap], 8);
+  EXPECT_EQ(m.machine.nodes()[1].capacity[cap], 8);
+  EXPECT_EQ(m.running.at(0).allocation->shares.at(0).amount[cap], 8);
+  EXPECT_EQ(m.waiting.at(0).request->per_task[cap], 1);
+  EXPECT_EQ(m.waiting.at(1).request->per_task[cap], 0) << "gpu: no cap";
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  const GroupPlan& g = plan.groups[0];
+  EXPECT_FALSE(starts(g, 3));
+  const Reservation* w = reservation_of(g, 3);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->start, kNow + 600);
+  EXPECT_EQ(w->allocation->shares.at(0).node, 0u);
+  EXPECT_TRUE(starts(g, 4));
+}
+
+// The cap moves a head to where it can run: R (cpu, 4 CPUs on g1) until now+3600, B (gpu, 4
+// CPUs on g1) until now+600, A (cpu, 8 CPUs on c1) until now+1200. H (cpu, 8 CPUs on one
+// node) would fit g1's 8 free CPUs at now+600, but R holds 4 of the partition's 8 there:
+// it is planned on c1 at now+1200.
+TEST(PlanCluster, PartitionCpuCapPlansTheHeadWhereItCanRun) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("g1", 12), node("c1", 8)};
+  s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
+  s.partitions[0].max_cpus_per_node = 8;
+  s.running = {running(1, {{0, 4, 0, {}}}, 0, 3600), running(2, {{0, 4, 0, {}}}, 0, 600),
+               running(3, {{1, 8, 0, {}}}, 0, 1200)};
+  s.running[0].partition = "cpu";
+  s.running[1].partition = "gpu";
+  s.running[2].partition = "cpu";
+  s.waiting = {waiting(5, 8, 600, {"cpu"}, 100)};
+  s.waiting[0].request.max_nodes = 1;
+  const ClusterModel m = build_cluster_model(s);
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  const Reservation* h = reservation_of(plan.groups.at(0), 5);
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->start, kNow + 1200);
+  EXPECT_EQ(h->allocation->shares.at(0).node, 1u);
+}
+
+// A cap every node of its partition is within needs no resource kind of its own.
+TEST(ClusterModel, PartitionCpuCapAboveEveryNodeIsNotPlanned) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8)};
+  s.partitions = {partition("p", {0})};
+  s.partitions[0].max_cpus_per_node = 8;
+  s.waiting = {waiting(2, 1, 600, {"p"}, 100)};
+  const ClusterModel m = build_cluster_model(s);
+  EXPECT_LT(m.machine.find_resource("cpus@p"), 0);
+  EXPECT_TRUE(m.notes.empty());
 }
 
 // A 4-GPU head behind 1-GPU jobs: n0 has 4 GPUs and 32 CPUs, one GPU is in use until
@@ -395,6 +471,39 @@ TEST(PlanCluster, PartitionPoliciesOnlyForDisjointPartitions) {
   ASSERT_EQ(plan.groups[0].decision.start_allocations.size(), 2u);
   EXPECT_NE(plan.groups[0].decision.start_allocations[1]->shares.at(0).node, 2u)
       << "never on solo's node from the main group";
+}
+
+// Licences are the cluster's: a partition with its own policy whose waiting jobs ask for a
+// licence jobs of another partition ask for too is planned with the global policy, so no
+// group takes a licence another group's reservation needs; when only it asks, alone.
+TEST(PlanCluster, PartitionsAskingTheSameLicenceArePlannedTogether) {
+  Config c = config_with("easy++");
+  c.partition_policy = {{"solo", "easy"}};
+  for (bool main_asks : {true, false}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 8), node("n1", 8)};
+    s.partitions = {partition("main", {0}), partition("solo", {1})};
+    s.licences = {{"lic", 2}};
+    JobRecord a = waiting(1, 8, 60, {"solo"}, 10);
+    a.request.licences = {{"lic", 1}};
+    JobRecord b = waiting(2, 8, 60, {"main"}, 5);
+    if (main_asks) b.request.licences = {{"lic", 1}};
+    s.waiting = {a, b};
+    const ClusterModel m = build_cluster_model(s);
+    Planner planner(c);
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    if (main_asks) {
+      ASSERT_EQ(plan.groups.size(), 1u);
+      EXPECT_EQ(plan.groups[0].partitions, (std::vector<std::size_t>{0, 1}));
+      ASSERT_EQ(plan.notes.size(), 1u);
+      EXPECT_NE(plan.notes[0].find("licences"), std::string::npos) << plan.notes[0];
+    } else {
+      ASSERT_EQ(plan.groups.size(), 2u);
+      EXPECT_EQ(plan.groups[1].policy, "easy");
+      EXPECT_TRUE(plan.notes.empty());
+    }
+  }
 }
 
 // Timed passes (issue 18): the plan carries the earliest wake-up any group's policy asked

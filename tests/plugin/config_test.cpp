@@ -81,10 +81,12 @@ TEST(PluginConfig, SlurmsAssocLimitStop) {
   EXPECT_FALSE(parse("sched_interval=-1,easypp_interval=3").config.assoc_limit_stop);
 }
 
-// Slurm's bf_licenses, a flag both schedulers read (the main scheduler too): honoured,
-// not among the ignored keys; any other bf_ key stays ignored.
+// Slurm's bf_licenses, a flag both schedulers read (the main scheduler too, which matches
+// the word, so a value does not matter): honoured, not among the ignored keys; any other
+// bf_ key stays ignored.
 TEST(PluginConfig, SlurmsBfLicenses) {
-  for (const char* params : {"bf_licenses", "sched_interval=-1,BF_LICENSES,bf_continue"}) {
+  for (const char* params : {"bf_licenses", "sched_interval=-1,BF_LICENSES,bf_continue",
+                             "bf_licenses=1"}) {
     const ParsedConfig p = parse(params);
     EXPECT_TRUE(p.errors.empty()) << params;
     EXPECT_TRUE(p.config.bf_licenses) << params;

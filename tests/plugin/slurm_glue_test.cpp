@@ -1274,6 +1274,8 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   part_record_t* b = partition("b", {1, 2});
   b->max_share = 0;  // OverSubscribe=EXCLUSIVE
   a->max_share = 1;
+  a->max_cpus_per_node = 12;
+  b->max_cpus_per_node = INFINITE;
   part_list = list_create(nullptr);
   list_append(part_list, a);
   list_append(part_list, b);
@@ -1366,6 +1368,8 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   EXPECT_EQ(s.partitions[0].nodes, (std::vector<std::uint32_t>{0, 1}));
   EXPECT_FALSE(s.partitions[0].exclusive);
   EXPECT_TRUE(s.partitions[1].exclusive);
+  EXPECT_EQ(s.partitions[0].max_cpus_per_node, 12) << "MaxCPUsPerNode";
+  EXPECT_EQ(s.partitions[1].max_cpus_per_node, 0) << "INFINITE: no cap";
   ASSERT_EQ(s.reservations.size(), 1u) << "an ended reservation is left out";
   EXPECT_EQ(s.reservations[0].name, "maint");
   EXPECT_EQ(s.reservations[0].start, kNow + 100);
@@ -1822,6 +1826,25 @@ TEST_F(CarryOut, RefusedForALimitIsPlannedAgainWithoutIt) {
   EXPECT_EQ(not_runnable_, (std::unordered_set<JobId>{1}));
   EXPECT_TRUE(limit_waits_.empty());
   EXPECT_EQ(counts_.refused, 1);
+}
+
+// A job whose licences are not free when its start comes (another start of the pass, or
+// an advance reservation, took them) is refused before select_nodes, as Slurm's main
+// scheduler tests licences first (22.05's select_nodes does not): not runnable now, the
+// cluster planned again without it.
+TEST_F(CarryOut, LicencesNotFreeAtTheStartAreNotTaken) {
+  job_record_t* j = waiting(1);
+  j->license_list = list_of({});
+  g_no_licences = {1};
+  plan({{1, 0, false}});
+  EXPECT_TRUE(run());
+  EXPECT_TRUE(g_select_calls.empty()) << "select_nodes is not asked";
+  EXPECT_EQ(j->job_state, JOB_PENDING);
+  EXPECT_EQ(not_runnable_, (std::unordered_set<JobId>{1}));
+  g_no_licences.clear();
+  not_runnable_.clear();
+  EXPECT_FALSE(run());
+  EXPECT_EQ(j->job_state, JOB_RUNNING) << "free: started";
 }
 
 // Under assoc_limit_stop a job a limit refuses, queued in one partition, keeps what the
