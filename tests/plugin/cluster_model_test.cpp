@@ -76,6 +76,16 @@ const Reservation* reservation_of(const GroupPlan& g, JobId id) {
   return nullptr;
 }
 
+// Job `id` does not start now and is reserved at `start` with `node` as its first node.
+void expect_reserved(const GroupPlan& g, JobId id, Time start, NodeIndex node) {
+  EXPECT_FALSE(starts(g, id)) << "job " << id;
+  const Reservation* r = reservation_of(g, id);
+  ASSERT_NE(r, nullptr) << "job " << id;
+  EXPECT_EQ(r->start, start) << "job " << id;
+  ASSERT_TRUE(r->allocation) << "job " << id;
+  EXPECT_EQ(r->allocation->shares.at(0).node, node) << "job " << id;
+}
+
 TEST(ClusterModel, RequestsInSlurmTerms) {
   ClusterSnapshot s;
   s.nodes = {node("n0", 16, 1000, {{"gpu", 4}, {"gpu:a100", 4}}), node("n1", 16, 2000)};
@@ -173,12 +183,7 @@ TEST(PlanCluster, MemoryBoundHeadKeepsItsReservation) {
     const ClusterPlan plan = planner.plan_cluster(m, kNow);
     ASSERT_EQ(plan.groups.size(), 1u);
     const GroupPlan& g = plan.groups[0];
-    EXPECT_FALSE(starts(g, 2));
-    const Reservation* r = reservation_of(g, 2);
-    ASSERT_NE(r, nullptr);
-    EXPECT_EQ(r->start, kNow + 590);
-    ASSERT_TRUE(r->allocation);
-    EXPECT_EQ(r->allocation->shares.at(0).node, 0u);
+    expect_reserved(g, 2, kNow + 590, 0);
     EXPECT_EQ(starts(g, 3), l_limit == 300) << "L limit " << l_limit;
   }
 }
@@ -235,9 +240,7 @@ TEST(PlanCluster, LicenceBoundHeadKeepsItsLicences) {
     Planner planner(config_with("easy"));
     const ClusterPlan plan = planner.plan_cluster(m, kNow);
     ASSERT_EQ(plan.groups.size(), 1u);
-    const Reservation* r = reservation_of(plan.groups[0], 2);
-    ASSERT_NE(r, nullptr);
-    EXPECT_EQ(r->start, kNow + 600);
+    expect_reserved(plan.groups[0], 2, kNow + 600, 0);
     EXPECT_EQ(starts(plan.groups[0], 3), l_limit == 300) << "L limit " << l_limit;
   }
 }
@@ -291,11 +294,7 @@ TEST(PlanCluster, PartitionCpuCapKeepsItsJobsOffTheRestOfANode) {
   const ClusterPlan plan = planner.plan_cluster(m, kNow);
   ASSERT_EQ(plan.groups.size(), 1u);
   const GroupPlan& g = plan.groups[0];
-  EXPECT_FALSE(starts(g, 3));
-  const Reservation* w = reservation_of(g, 3);
-  ASSERT_NE(w, nullptr);
-  EXPECT_EQ(w->start, kNow + 600);
-  EXPECT_EQ(w->allocation->shares.at(0).node, 0u);
+  expect_reserved(g, 3, kNow + 600, 0);
   EXPECT_TRUE(starts(g, 4));
 }
 
@@ -319,10 +318,7 @@ TEST(PlanCluster, PartitionCpuCapPlansTheHeadWhereItCanRun) {
   const ClusterModel m = build_cluster_model(s);
   Planner planner(config_with("easy"));
   const ClusterPlan plan = planner.plan_cluster(m, kNow);
-  const Reservation* h = reservation_of(plan.groups.at(0), 5);
-  ASSERT_NE(h, nullptr);
-  EXPECT_EQ(h->start, kNow + 1200);
-  EXPECT_EQ(h->allocation->shares.at(0).node, 1u);
+  expect_reserved(plan.groups.at(0), 5, kNow + 1200, 1);
 }
 
 // A cap every node of its partition is within needs no resource kind of its own.
