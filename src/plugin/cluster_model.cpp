@@ -107,6 +107,24 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     if (const int k = machine.find_resource(cpu_cap_kind(p)); k >= 0)
       r.per_task[static_cast<std::size_t>(k)] = cpt;
   }
+  // A whole-node job never runs where its partition's cap is below the node's CPUs
+  // (cons_tres refuses it there): only on nodes one of its partitions leaves uncapped.
+  bool whole = r.exclusive;
+  for (std::size_t p : r.partitions) whole = whole || machine.partitions()[p].exclusive;
+  if (whole) {
+    const std::vector<Node>& nodes = machine.nodes();
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      bool member = false, uncapped = false;
+      for (std::size_t p : r.partitions) {
+        if (!machine.partitions()[p].nodes.contains(n)) continue;
+        member = true;
+        const int k = machine.find_resource(cpu_cap_kind(machine.partitions()[p].name));
+        uncapped = uncapped || k < 0 ||
+                   nodes[n].capacity[static_cast<std::size_t>(k)] >= nodes[n].capacity[kCpu];
+      }
+      if (member && !uncapped) r.excluded.insert(n);
+    }
+  }
   for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);  // on its nodes
   r.reservation = rec.reservation;
   r.other_reservations = rec.other_reservations;
@@ -171,10 +189,14 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
   // A partition's MaxCPUsPerNode: a resource of its own on each node (cpu_cap_kind), which
   // the partition's running jobs hold and its waiting jobs need beside their CPUs, as
   // cons_tres counts the partition's jobs on a node. On nodes outside the partition it is
-  // every CPU (no cap). A cap no node of the partition reaches needs none; past the limit
-  // of kinds it is left to select_nodes.
+  // every CPU (no cap). A cap no node of the partition reaches, or of a partition no job
+  // waits in, needs none; past the limit of kinds it is left to select_nodes.
   for (const PartitionRecord& p : snap.partitions) {
-    if (p.max_cpus_per_node <= 0 ||
+    const bool queued = std::any_of(snap.waiting.begin(), snap.waiting.end(), [&](const JobRecord& j) {
+      const auto& in = j.request.partitions;
+      return std::find(in.begin(), in.end(), p.name) != in.end();
+    });
+    if (p.max_cpus_per_node <= 0 || !queued ||
         std::none_of(p.nodes.begin(), p.nodes.end(), [&](std::uint32_t n) {
           return n < n_nodes && snap.nodes[n].cpus > p.max_cpus_per_node;
         }))

@@ -204,7 +204,7 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
       }
       if (refused_for_resources(rc)) {
         // Refused on its planned nodes for what the model does not see (per-node task
-        // counts, a partition's MaxCPUsPerNode, ...): let select_nodes choose among those
+        // counts, sockets, ...): let select_nodes choose among those
         // nodes and every node no reservation of this pass holds, as stock backfill lets
         // it choose among the nodes its reservations leave. No reservation is taken.
         if (!unreserved) unreserved.emplace(unreserved_nodes(plan));

@@ -6,7 +6,8 @@
 # lets it choose among the nodes its reservations leave (before, it was refused on the
 # same nodes every pass and never started). Worked out by hand:
 # - MaxCPUsPerNode=2 on the partition, 2 nodes x 4 CPUs, J asks 4 tasks: only 2 CPUs of
-#   each node may be used, so J runs on both nodes at once (the plan put it on one).
+#   each node may be used, so J runs on both nodes at once (the plan, which models the
+#   cap since t_live_partition_cpu_cap, puts it there too; before, it put it on one).
 # - 3 nodes x 4 CPUs, X (1 task) on n1, Y (3 tasks) on n2; J asks 4 tasks on 2 nodes, 2 per
 #   node (--ntasks-per-node=2): n2 has 1 CPU left, so J runs on n1 and n3 at once (the
 #   plan split it 3 + 1 over n1 and n2).

@@ -321,6 +321,33 @@ TEST(PlanCluster, PartitionCpuCapPlansTheHeadWhereItCanRun) {
   expect_reserved(plan.groups.at(0), 5, kNow + 1200, 1);
 }
 
+// A whole-node job (--exclusive) never runs on a node its partition's cap keeps below the
+// node's CPUs (cons_tres refuses it): g1 (12 CPUs, cap 8) is idle, c1 (8) busy until
+// now+1200. X (cpu, --exclusive) is reserved on c1, not started on g1; queued in gpu too
+// (uncapped on g1), it starts on g1.
+TEST(PlanCluster, PartitionCpuCapKeepsWholeNodeJobsOffLargerNodes) {
+  for (bool also_gpu : {false, true}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("g1", 12), node("c1", 8)};
+    s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
+    s.partitions[0].max_cpus_per_node = 8;
+    s.running = {running(1, {{1, 8, 0, {}}}, 0, 1200)};
+    s.running[0].partition = "cpu";
+    JobRecord x = waiting(2, 1, 600, also_gpu ? std::vector<std::string>{"cpu", "gpu"}
+                                              : std::vector<std::string>{"cpu"}, 100);
+    x.request.exclusive = true;
+    s.waiting = {x};
+    const ClusterModel m = build_cluster_model(s);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    if (also_gpu)
+      EXPECT_TRUE(starts(plan.groups.at(0), 2));
+    else
+      expect_reserved(plan.groups.at(0), 2, kNow + 1200, 1);
+  }
+}
+
 // A cap every node of its partition is within needs no resource kind of its own.
 TEST(ClusterModel, PartitionCpuCapAboveEveryNodeIsNotPlanned) {
   ClusterSnapshot s;
