@@ -83,6 +83,11 @@ class Machine {
   // -1 when the machine has no such kind.
   int find_resource(std::string_view kind) const;
   const std::vector<std::string>& resource_kinds() const { return kinds_; }
+  // A kind counted in CPUs (a partition's cap on them, as Slurm's MaxCPUsPerNode): a
+  // share's amount of it is its CPUs rounded up to the node's cpu_unit, like the CPUs.
+  void mark_cpu_like(std::size_t kind) { cpu_like_ |= std::uint32_t{1} << kind; }
+  bool cpu_like(std::size_t kind) const { return kind == 0 || (cpu_like_ >> kind & 1u) != 0; }
+  bool has_cpu_like() const { return cpu_like_ != 0; }
 
   NodeIndex add_node(Node node);
   std::size_t add_partition(Partition partition);
@@ -101,6 +106,7 @@ class Machine {
 
  private:
   std::vector<std::string> kinds_{"cpu", "mem"};
+  std::uint32_t cpu_like_ = 0;  // a bit per kind besides kCpu (mark_cpu_like)
   std::vector<Node> nodes_;
   std::vector<Partition> partitions_;
   std::vector<Licence> licences_;

@@ -218,7 +218,8 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   for (std::size_t k = 0; k < kMaxResourceKinds; ++k) {
     if (request.per_task[k] <= 0) continue;
     // CPUs come in whole units: what is free of them, in units, is all a share may use.
-    const std::int64_t usable = k == kCpu ? free[k] - free[k] % unit : free[k];
+    const std::int64_t usable =
+        k == kCpu || (unit > 1 && machine_->cpu_like(k)) ? free[k] - free[k] % unit : free[k];
     tasks = std::min(tasks, (usable - request.per_node[k]) / request.per_task[k]);
   }
   if (request.memory_per_cpu > 0 && unit > 1) {
@@ -242,6 +243,10 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
     amount[kCpu] += unit - amount[kCpu] % unit;
     if (request.memory_per_cpu > 0)
       amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * amount[kCpu];
+    // Kinds counted in CPUs take the rounded CPUs too (a cap counts whole cores).
+    if (machine_->has_cpu_like())
+      for (std::size_t k = kMemory + 1; k < kMaxResourceKinds; ++k)
+        if (amount[k] > 0 && machine_->cpu_like(k)) amount[k] = amount[kCpu];
   }
   return amount;
 }

@@ -204,6 +204,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     std::size_t k = 0;
     try {
       k = m.resource_index(cpu_cap_kind(p.name));
+      m.mark_cpu_like(k);
     } catch (const std::invalid_argument&) {
       out.notes.push_back("MaxCPUsPerNode of partition " + p.name + " not planned (more than " +
                           std::to_string(kMaxResourceKinds - 2) + " GRES kinds and caps)");

@@ -348,6 +348,31 @@ TEST(PlanCluster, PartitionCpuCapKeepsWholeNodeJobsOffLargerNodes) {
   }
 }
 
+// The cap counts whole cores, as the CPUs do (CR_Core, 2 threads per core): g1 (12 CPUs)
+// in cpu (cap 8); R (cpu) holds 6. W1 and W2 (cpu, 1 CPU each) would fit the 2 CPUs left
+// under the cap, but W1 takes a whole core (2 CPUs): W2 does not start now.
+TEST(PlanCluster, PartitionCpuCapCountsWholeCores) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("g1", 12)};
+  s.nodes[0].cpu_unit = 2;
+  s.partitions = {partition("cpu", {0})};
+  s.partitions[0].max_cpus_per_node = 8;
+  s.running = {running(1, {{0, 6, 0, {}}}, 0, 600)};
+  s.running[0].partition = "cpu";
+  s.waiting = {waiting(2, 1, 1200, {"cpu"}, 100), waiting(3, 1, 1200, {"cpu"}, 90)};
+  const ClusterModel m = build_cluster_model(s);
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  const GroupPlan& g = plan.groups.at(0);
+  EXPECT_TRUE(starts(g, 2));
+  EXPECT_FALSE(starts(g, 3));
+  ASSERT_EQ(g.decision.start_allocations.size(), 1u);
+  const int k = m.machine.find_resource("cpus@cpu");
+  ASSERT_GE(k, 0);
+  EXPECT_EQ(g.decision.start_allocations[0]->shares.at(0).amount[static_cast<std::size_t>(k)], 2);
+}
+
 // A cap every node of its partition is within needs no resource kind of its own.
 TEST(ClusterModel, PartitionCpuCapAboveEveryNodeIsNotPlanned) {
   ClusterSnapshot s;
