@@ -104,23 +104,26 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     if (index >= 0) r.partitions.push_back(static_cast<std::size_t>(index));
     // Under a partition's MaxCPUsPerNode: each CPU counts against the cap too (against
     // every cap, for a job queued in several capped partitions: the stricter reading).
-    if (const int k = machine.find_resource(cpu_cap_kind(p)); k >= 0)
-      r.per_task[static_cast<std::size_t>(k)] = cpt;
+    if (machine.has_cpu_like())
+      if (const int k = machine.find_resource(cpu_cap_kind(p)); k >= 0)
+        r.per_task[static_cast<std::size_t>(k)] = cpt;
   }
   // A whole-node job never runs where its partition's cap is below the node's CPUs
   // (cons_tres refuses it there): only on nodes one of its partitions leaves uncapped.
   bool whole = r.exclusive;
   for (std::size_t p : r.partitions) whole = whole || machine.partitions()[p].exclusive;
-  if (whole) {
+  if (whole && machine.has_cpu_like()) {
+    std::vector<int> caps;  // each partition's cap kind, -1: none
+    for (std::size_t p : r.partitions)
+      caps.push_back(machine.find_resource(cpu_cap_kind(machine.partitions()[p].name)));
     const std::vector<Node>& nodes = machine.nodes();
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       bool member = false, uncapped = false;
-      for (std::size_t p : r.partitions) {
-        if (!machine.partitions()[p].nodes.contains(n)) continue;
+      for (std::size_t i = 0; i < r.partitions.size(); ++i) {
+        if (!machine.partitions()[r.partitions[i]].nodes.contains(n)) continue;
         member = true;
-        const int k = machine.find_resource(cpu_cap_kind(machine.partitions()[p].name));
-        uncapped = uncapped || k < 0 ||
-                   nodes[n].capacity[static_cast<std::size_t>(k)] >= nodes[n].capacity[kCpu];
+        uncapped = uncapped || caps[i] < 0 ||
+                   nodes[n].capacity[static_cast<std::size_t>(caps[i])] >= nodes[n].capacity[kCpu];
       }
       if (member && !uncapped) r.excluded.insert(n);
     }
@@ -192,11 +195,12 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
   // every CPU (no cap). A cap no node of the partition reaches, or of a partition no job
   // waits in, needs none; past the limit of kinds it is left to select_nodes.
   for (const PartitionRecord& p : snap.partitions) {
+    if (p.max_cpus_per_node <= 0) continue;
     const bool queued = std::any_of(snap.waiting.begin(), snap.waiting.end(), [&](const JobRecord& j) {
       const auto& in = j.request.partitions;
       return std::find(in.begin(), in.end(), p.name) != in.end();
     });
-    if (p.max_cpus_per_node <= 0 || !queued ||
+    if (!queued ||
         std::none_of(p.nodes.begin(), p.nodes.end(), [&](std::uint32_t n) {
           return n < n_nodes && snap.nodes[n].cpus > p.max_cpus_per_node;
         }))
@@ -231,6 +235,8 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
   for (const JobRecord& j : snap.running) {
     auto a = std::make_shared<Allocation>();
     add_licences(a->licences, m, j.licences);
+    // Its partition's MaxCPUsPerNode, if planned: its CPUs count against it.
+    const int cap = m.has_cpu_like() ? m.find_resource(cpu_cap_kind(j.partition)) : -1;
     for (const ShareRecord& s : j.shares) {
       if (s.node >= n_nodes) continue;
       NodeShare share;
@@ -239,8 +245,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
       share.amount[kCpu] = s.cpus;
       share.amount[kMemory] = snap.nodes[s.node].memory_mb > 0 ? s.memory_mb : 0;
       for (const GresCount& g : s.gres) add_gres(share.amount, m, g.kind, g.count);
-      if (const int k = m.find_resource(cpu_cap_kind(j.partition)); k >= 0)
-        share.amount[static_cast<std::size_t>(k)] = s.cpus;
+      if (cap >= 0) share.amount[static_cast<std::size_t>(cap)] = s.cpus;
       a->shares.push_back(share);
     }
     if (a->shares.empty()) continue;
