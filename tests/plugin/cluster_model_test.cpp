@@ -265,6 +265,17 @@ TEST(ClusterModel, LicencesPastTheLimitAreNoted) {
   EXPECT_EQ(m.waiting.at(0).request->licences[kMaxResourceKinds - 1], 1);
 }
 
+// The cluster of the MaxCPUsPerNode cases: g1 (12 CPUs) in cpu (MaxCPUsPerNode=8) and
+// gpu, c1 (8 CPUs) in cpu only; nothing running or waiting yet.
+ClusterSnapshot gpu_node_shared_with_capped_cpu() {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("g1", 12), node("c1", 8)};
+  s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
+  s.partitions[0].max_cpus_per_node = 8;
+  return s;
+}
+
 // MaxCPUsPerNode (a GPU node shared with a CPU partition capped at 8 of its 12 CPUs, as
 // sites keep cores for GPU jobs; the cap holds on every node of the partition): g1 (12
 // CPUs) is in cpu (cap 8) and gpu, c1 (8 CPUs) in cpu only. R (cpu, 8 CPUs on g1) runs until
@@ -272,11 +283,7 @@ TEST(ClusterModel, LicencesPastTheLimitAreNoted) {
 // CPUs: R holds the partition's 8. It is reserved on g1 at now+600. G (gpu, 2 CPUs, 10 min)
 // starts on g1 (W still fits there at now+600).
 TEST(PlanCluster, PartitionCpuCapKeepsItsJobsOffTheRestOfANode) {
-  ClusterSnapshot s;
-  s.now = kNow;
-  s.nodes = {node("g1", 12), node("c1", 8)};
-  s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
-  s.partitions[0].max_cpus_per_node = 8;
+  ClusterSnapshot s = gpu_node_shared_with_capped_cpu();
   s.running = {running(1, {{0, 8, 0, {}}}, 0, 600), running(2, {{1, 8, 0, {}}}, 0, 3600)};
   s.running[0].partition = "cpu";
   s.running[1].partition = "cpu";
@@ -303,11 +310,7 @@ TEST(PlanCluster, PartitionCpuCapKeepsItsJobsOffTheRestOfANode) {
 // node) would fit g1's 8 free CPUs at now+600, but R holds 4 of the partition's 8 there:
 // it is planned on c1 at now+1200.
 TEST(PlanCluster, PartitionCpuCapPlansTheHeadWhereItCanRun) {
-  ClusterSnapshot s;
-  s.now = kNow;
-  s.nodes = {node("g1", 12), node("c1", 8)};
-  s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
-  s.partitions[0].max_cpus_per_node = 8;
+  ClusterSnapshot s = gpu_node_shared_with_capped_cpu();
   s.running = {running(1, {{0, 4, 0, {}}}, 0, 3600), running(2, {{0, 4, 0, {}}}, 0, 600),
                running(3, {{1, 8, 0, {}}}, 0, 1200)};
   s.running[0].partition = "cpu";
@@ -327,11 +330,7 @@ TEST(PlanCluster, PartitionCpuCapPlansTheHeadWhereItCanRun) {
 // (uncapped on g1), it starts on g1.
 TEST(PlanCluster, PartitionCpuCapKeepsWholeNodeJobsOffLargerNodes) {
   for (bool also_gpu : {false, true}) {
-    ClusterSnapshot s;
-    s.now = kNow;
-    s.nodes = {node("g1", 12), node("c1", 8)};
-    s.partitions = {partition("cpu", {0, 1}), partition("gpu", {0})};
-    s.partitions[0].max_cpus_per_node = 8;
+    ClusterSnapshot s = gpu_node_shared_with_capped_cpu();
     s.running = {running(1, {{1, 8, 0, {}}}, 0, 1200)};
     s.running[0].partition = "cpu";
     JobRecord x = waiting(2, 1, 600, also_gpu ? std::vector<std::string>{"cpu", "gpu"}
