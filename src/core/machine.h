@@ -72,6 +72,19 @@ struct Licence {
   std::int64_t count = 0;
 };
 
+// What an advance reservation is beyond the windows on its nodes: its time, whether its
+// jobs may run on any node (Slurm's ANY_NODES, which a reservation of licences only must
+// have), and the licences it holds. Slurm's licence test (license_job_test) keeps all of
+// them from every job outside it whose time up to its limit overlaps the reservation,
+// whatever the reservation's own jobs use; a job inside it counts only the others.
+struct ReservationSpan {
+  std::string name;
+  Time from = 0;
+  Time to = std::numeric_limits<Time>::max();
+  bool any_nodes = false;
+  Resources licences;  // indexed by Machine::licences()
+};
+
 class Machine {
  public:
   // One node of `cpus` CPUs and nothing else: the papers' machine as nodes.
@@ -92,11 +105,14 @@ class Machine {
   NodeIndex add_node(Node node);
   std::size_t add_partition(Partition partition);
   std::size_t add_licence(Licence licence);
+  // Only reservations that hold licences or may use any node need a span.
+  void add_reservation_span(ReservationSpan span) { spans_.push_back(std::move(span)); }
 
   const std::vector<Node>& nodes() const { return nodes_; }
   std::vector<Node>& nodes() { return nodes_; }
   const std::vector<Partition>& partitions() const { return partitions_; }
   const std::vector<Licence>& licences() const { return licences_; }
+  const std::vector<ReservationSpan>& reservation_spans() const { return spans_; }
   int find_partition(std::string_view name) const;
   int find_node(std::string_view name) const;
   int find_licence(std::string_view name) const;
@@ -110,6 +126,7 @@ class Machine {
   std::vector<Node> nodes_;
   std::vector<Partition> partitions_;
   std::vector<Licence> licences_;
+  std::vector<ReservationSpan> spans_;
 };
 
 }  // namespace easypp

@@ -205,8 +205,33 @@ bool NodePlan::blocked(NodeIndex n, const JobRequest& request, Time start, Time 
     }
     if (overlaps) return true;
   }
-  // A job in an advance reservation runs on its nodes, starting inside its time.
-  return !request.reservation.empty() && !inside_own;
+  // A job in an advance reservation runs on its nodes, starting inside its time; on any
+  // node inside its time if it has ANY_NODES (Slurm's job_test_resv: all active nodes).
+  if (request.reservation.empty() || inside_own) return false;
+  const ReservationSpan* span = any_nodes_span(request);
+  return span == nullptr || start < span->from || start >= span->to;
+}
+
+const ReservationSpan* NodePlan::any_nodes_span(const JobRequest& request) const {
+  for (const ReservationSpan& s : machine_->reservation_spans())
+    if (s.any_nodes && s.name == request.reservation) return &s;
+  return nullptr;
+}
+
+void NodePlan::span_times(const JobRequest& request, Time limit, std::vector<Time>& out) const {
+  const Time l = std::max<Time>(limit, 1);
+  const bool asks_licences = !(request.licences == Resources{});
+  for (const ReservationSpan& s : machine_->reservation_spans()) {
+    if (s.name == request.reservation) {
+      if (s.any_nodes) {
+        for (Time t : {s.from, s.to})
+          if (t > now_ && t != kNever) out.push_back(t);
+      }
+    } else if (asks_licences && !(s.licences == Resources{})) {
+      for (Time t : {s.from - l + 1, s.to})
+        if (t > now_ && t != kNever) out.push_back(t);
+    }
+  }
 }
 
 int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& request) const {
@@ -346,9 +371,16 @@ std::optional<Allocation> NodePlan::select_first_fit(
   return a;
 }
 
-bool NodePlan::licences_fit(const Resources& need, Time start, Time duration) const {
-  if (need == Resources{}) return true;
-  return min_free(licence_steps_, start, duration).covers(need);
+bool NodePlan::licences_fit(const JobRequest& request, Time start, Time duration,
+                            Time limit) const {
+  if (request.licences == Resources{}) return true;
+  Resources free = min_free(licence_steps_, start, duration);
+  // As Slurm's license_job_test (job_test_lic_resv): every other reservation overlapping
+  // the job's time up to its limit keeps all its licences, whatever its jobs hold.
+  const Time end = end_of(start, std::max(duration, limit));
+  for (const ReservationSpan& s : machine_->reservation_spans())
+    if (s.name != request.reservation && start < s.to && end > s.from) free -= s.licences;
+  return free.covers(request.licences);
 }
 
 std::vector<JobRequest> NodePlan::reservation_choices(const JobRequest& request) {
@@ -412,7 +444,7 @@ std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time du
       if (auto a = place_now(one, duration, limit)) return a;
     return std::nullopt;
   }
-  if (!licence_idle_.covers(request.licences) || !licences_fit(request.licences, now_, duration))
+  if (!licence_idle_.covers(request.licences) || !licences_fit(request, now_, duration, limit))
     return std::nullopt;
   const bool is_plain = plain(request);
   const bool whole = whole_nodes(*machine_, request);
@@ -515,13 +547,23 @@ NodePlan::Slot NodePlan::earliest_start_monotone(const JobRequest& request, Time
     for (std::size_t k = 1; k < licence_steps_.size(); ++k)
       events.push_back({licence_steps_[k].time, n_nodes});
   }
+  // Moments a reservation's time or licences change what the job may use: every node is
+  // tried again then (its blocked() may change where the job's reservation has ANY_NODES).
+  window_scratch_.clear();
+  span_times(request, limit, window_scratch_);
+  for (Time t : window_scratch_) {
+    events.push_back({t, n_nodes});
+    if (any_nodes_span(request) != nullptr)
+      for (NodeIndex n = 0; n < n_nodes; ++n)
+        if (eligible(n, request, mask)) events.push_back({t, n});
+  }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     return std::tie(a.time, a.node) < std::tie(b.time, b.node);
   });
   const int min_nodes = std::max(1, request.min_nodes);
   const std::int64_t need = std::max(request.tasks, min_nodes);
   auto try_at = [&](Time t) -> std::optional<Allocation> {
-    if (sum < need || usable < min_nodes || !licences_fit(request.licences, t, d))
+    if (sum < need || usable < min_nodes || !licences_fit(request, t, d, limit))
       return std::nullopt;
     return select(caps_, request);
   };
@@ -554,13 +596,14 @@ NodePlan::Slot NodePlan::earliest_start_general(const JobRequest& request, Time 
     window_times(n, limit, times);
   }
   for (const Step& s : licence_steps_) times.push_back(s.time);
+  span_times(request, limit, times);
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   const int min_nodes = std::max(1, request.min_nodes);
   const std::int64_t need = std::max(request.tasks, min_nodes);
   for (Time t : times) {
     if (t < now_ || t == kNever) continue;
-    if (!licences_fit(request.licences, t, d)) continue;
+    if (!licences_fit(request, t, d, limit)) continue;
     caps_.assign(n_nodes, 0);
     std::int64_t sum = 0;
     int usable = 0;
@@ -583,7 +626,8 @@ bool NodePlan::fits_now(const Allocation& allocation, Time duration) const {
       return false;
   }
   return licence_idle_.covers(allocation.licences) &&
-         licences_fit(allocation.licences, now_, duration);
+         (allocation.licences == Resources{} ||
+          min_free(licence_steps_, now_, duration).covers(allocation.licences));
 }
 
 void NodePlan::start_now(const Allocation& allocation, Time duration) {

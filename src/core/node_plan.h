@@ -111,7 +111,14 @@ class NodePlan {
   static bool plain(const JobRequest& request);
   // The request as each reservation choice alone (see place_now).
   static std::vector<JobRequest> reservation_choices(const JobRequest& request);
-  bool licences_fit(const Resources& need, Time start, Time duration) const;
+  // The request's licences free over [start, start + duration) in the plan, less those
+  // of every other reservation overlapping its time up to `limit`.
+  bool licences_fit(const JobRequest& request, Time start, Time duration, Time limit) const;
+  // The span of the request's reservation if that has ANY_NODES, else null.
+  const ReservationSpan* any_nodes_span(const JobRequest& request) const;
+  // Moments after now at which reservation spans may start or stop keeping the request
+  // off a node or from licences (for a job of `limit` seconds).
+  void span_times(const JobRequest& request, Time limit, std::vector<Time>& out) const;
   Slot earliest_start_monotone(const JobRequest& request, Time duration, Time limit) const;
   Slot earliest_start_general(const JobRequest& request, Time duration, Time limit) const;
   // Moments after now at which a window may start or stop keeping a job of `limit`

@@ -231,6 +231,12 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     }
     m.add_licence(Licence{l.name, std::max<std::int64_t>(0, l.count)});
   }
+  // Advance reservations holding licences the plan counts, or whose jobs may use any node.
+  for (const ReservationRecord& r : snap.reservations) {
+    ReservationSpan span{r.name, r.start, r.end, r.any_nodes, {}};
+    add_licences(span.licences, m, r.licences);
+    if (span.any_nodes || !(span.licences == Resources{})) m.add_reservation_span(std::move(span));
+  }
 
   for (const JobRecord& j : snap.running) {
     auto a = std::make_shared<Allocation>();

@@ -14,10 +14,12 @@
 // - features: a plain AND list (every one on each node) or OR list (one of them on each
 //   node); any other expression is not planned (select_nodes applies it);
 // - a down, drained or non-responding node has a window for good; an advance reservation
-//   has a window on each of its nodes for the jobs that name it;
+//   has a window on each of its nodes for the jobs that name it, and a span if its jobs
+//   may use any node (ANY_NODES) or it holds licences;
 // - licences: the cluster's total of each a waiting job asks for (at most
 //   kMaxResourceKinds; the rest is left to select_nodes and listed in `notes`), held by
-//   running jobs until their planned ends, as stock backfill plans them under bf_licenses.
+//   running jobs until their planned ends, as stock backfill plans them under bf_licenses,
+//   and by advance reservations from the jobs outside them, as Slurm's licence test does.
 #ifndef EASYPP_PLUGIN_CLUSTER_MODEL_H
 #define EASYPP_PLUGIN_CLUSTER_MODEL_H
 

@@ -308,11 +308,11 @@ bool simple_features(List features, std::vector<std::string>& out, bool& any) {
   return true;
 }
 
-// A job's licences (job_record_t::license_list: licenses_t with the count in `total`).
-std::vector<LicenceCount> licences_of(const job_record_t* job) {
+// A job's or a reservation's licences (a license_list of licenses_t, the count in `total`).
+std::vector<LicenceCount> licences_of(List license_list) {
   std::vector<LicenceCount> out;
-  if (!job->license_list) return out;
-  OwnedIterator it(job->license_list);
+  if (!license_list) return out;
+  OwnedIterator it(license_list);
   while (const licenses_t* l = it.next<licenses_t>())
     if (l->name) out.push_back(LicenceCount{l->name, l->total});
   return out;
@@ -526,10 +526,15 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
   if (resv_list) {
     OwnedIterator it(resv_list);
     while (slurmctld_resv_t* resv = it.next<slurmctld_resv_t>()) {
-      if (resv->end_time <= now || !resv->node_bitmap || !resv->name) continue;
+      if (resv->end_time <= now || !resv->name) continue;
+      ReservationRecord r{resv->name, resv->start_time, resv->end_time, {}, {}, false};
       // Core-based reservations are planned as whole nodes (conservative).
-      snap.reservations.push_back(ReservationRecord{resv->name, resv->start_time, resv->end_time,
-                                                    bitmap_nodes(resv->node_bitmap)});
+      if (resv->node_bitmap) r.nodes = bitmap_nodes(resv->node_bitmap);
+      r.licences = licences_of(resv->license_list);
+      r.any_nodes = (resv->flags & RESERVE_FLAG_ANY_NODES) != 0;
+      // One of licences only has no nodes (Slurm requires ANY_NODES for that).
+      if (r.nodes.empty() && r.licences.empty() && !r.any_nodes) continue;
+      snap.reservations.push_back(std::move(r));
     }
   }
   OwnedIterator it(job_list);
@@ -546,7 +551,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.requeueable = slurm_may_requeue(job);
     r.partition = running_partition(job);
     r.shares = shares_of(job, memory);
-    r.licences = licences_of(job);
+    r.licences = licences_of(job->license_list);
     r.procs = 0;
     for (const ShareRecord& s : r.shares) r.procs += s.cpus;
     if (r.shares.empty()) continue;
@@ -576,7 +581,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.requeueable = slurm_requeue_allowed(job);
     r.reservable = std::any_of(c.in.begin(), c.in.end(), [](const QueuedJob& q) { return !q.no_reserve; });
     r.request = request_record(job, memory);
-    r.request.licences = licences_of(job);
+    r.request.licences = licences_of(job->license_list);
     for (const LicenceCount& l : r.request.licences)
       if (std::none_of(snap.licences.begin(), snap.licences.end(),
                        [&](const LicenceCount& c) { return c.name == l.name; }))

@@ -110,12 +110,15 @@ struct PartitionRecord {
   int max_cpus_per_node = 0;
 };
 
-// An advance reservation: its nodes are kept for the jobs that name it during [start, end).
+// An advance reservation: its nodes are kept for the jobs that name it during [start, end),
+// and so are its licences (Licenses=), from every job that does not name it.
 struct ReservationRecord {
   std::string name;
   Time start = 0;
   Time end = 0;
   std::vector<std::uint32_t> nodes;
+  std::vector<LicenceCount> licences;
+  bool any_nodes = false;  // Flags=ANY_NODES: its jobs may use any node
 };
 
 // The whole cluster for one pass: every node and partition, the jobs holding resources,

@@ -263,14 +263,16 @@ tb_user_add() {   # USER ACCOUNT [Key=Value...]
 # Creates reservation NAME on NODES from START (scontrol time: now, now+90, an ISO date)
 # for MINUTES, for root by default; more scontrol key=value pairs may follow (e.g.
 # users=nobody, flags=...). IGNORE_JOBS lets it be created over running jobs.
-tb_reservation() {   # NAME NODES START MINUTES [key=value...]
+tb_reservation() {   # NAME NODES|- START MINUTES [key=value...]   (-: no nodes)
   [ $# -ge 4 ] || fail "tb_reservation NAME NODES START MINUTES [key=value...]"
-  local name=$1 nodes=$2 start=$3 minutes=$4 out users=users=root
+  local name=$1 nodes=nodes=$2 start=$3 minutes=$4 out users=users=root flags=ignore_jobs
   shift 4
   case " $* " in *" users="*|*" accounts="*) users= ;; esac
+  case " $* " in *" flags="*) flags= ;; esac
+  [ "$nodes" != nodes=- ] || nodes=
   # shellcheck disable=SC2086
-  out=$(scontrol create reservation reservationname="$name" nodes="$nodes" \
-          starttime="$start" duration="$minutes" $users flags=ignore_jobs "$@" 2>&1) \
+  out=$(scontrol create reservation reservationname="$name" $nodes \
+          starttime="$start" duration="$minutes" $users ${flags:+flags=$flags} "$@" 2>&1) \
     || fail "scontrol create reservation $name on $nodes failed: $out"
   note "reservation $name: $(scontrol show reservation "$name" | tr -s ' \n' ' ' | cut -c1-200)"
 }

@@ -91,7 +91,7 @@ TEST(ClusterModel, RequestsInSlurmTerms) {
   s.nodes = {node("n0", 16, 1000, {{"gpu", 4}, {"gpu:a100", 4}}), node("n1", 16, 2000)};
   s.nodes[1].usable = false;
   s.partitions = {partition("p", {0, 1})};
-  s.reservations = {ReservationRecord{"r1", kNow + 10, kNow + 20, {1}}};
+  s.reservations = {ReservationRecord{"r1", kNow + 10, kNow + 20, {1}, {}, false}};
   JobRecord j = waiting(1, 4, 60, {"p", "gone"}, 1);
   j.request.cpus_per_task = 2;
   j.request.min_cpus = 10;  // 10 CPUs at 2 per task: 5 tasks
@@ -475,7 +475,7 @@ TEST(PlanCluster, AdvanceReservationsAreWindows) {
     s.now = kNow;
     s.nodes = {node("n0", 8), node("n1", 8)};
     s.partitions = {partition("p", {0, 1})};
-    s.reservations = {ReservationRecord{"maint", kNow + 100, kNow + 1000, {1}}};
+    s.reservations = {ReservationRecord{"maint", kNow + 100, kNow + 1000, {1}, {}, false}};
     s.running = {running(1, {{0, 8, 0, {}}}, 0, 3000)};
     JobRecord j = waiting(2, 8, 600, {"p"}, 100);
     if (in_reservation) j.request.reservation = "maint";
@@ -488,6 +488,68 @@ TEST(PlanCluster, AdvanceReservationsAreWindows) {
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->start, in_reservation ? kNow + 100 : kNow + 1000);
     EXPECT_EQ(r->allocation->shares.at(0).node, 1u);
+  }
+}
+
+// An advance reservation of licences only (Slurm requires ANY_NODES for one without
+// nodes): "class" holds both lic from kNow+300 to kNow+900. Worked out by hand, as Slurm's
+// licence test counts it (job_test_lic_resv: every reservation overlapping the job's
+// time up to its limit keeps all its licences from jobs outside it):
+// - J outside it (1 CPU, lic:1, 600 s) may not run into it: [t, t+600) must miss
+//   [300, 900), so its earliest start is 900; with a 200-s limit it starts now;
+// - J inside it runs on any node, from the reservation's start: 300.
+TEST(PlanCluster, ReservationLicencesAreKeptFromJobsOutsideIt) {
+  for (bool inside : {false, true}) {
+    for (Time limit : {Time{600}, Time{200}}) {
+      ClusterSnapshot s;
+      s.now = kNow;
+      s.nodes = {node("n0", 8)};
+      s.partitions = {partition("p", {0})};
+      s.reservations = {ReservationRecord{"class", kNow + 300, kNow + 900, {}, {{"lic", 2}}, true}};
+      JobRecord j = waiting(2, 1, limit, {"p"}, 100);
+      j.request.licences = {{"lic", 1}};
+      if (inside) j.request.reservation = "class";
+      s.waiting = {j};
+      s.licences = {{"lic", 2}};
+      const ClusterModel m = build_cluster_model(s);
+      ASSERT_EQ(m.machine.reservation_spans().size(), 1u);
+      EXPECT_EQ(m.machine.reservation_spans()[0].licences[0], 2);
+      Planner planner(config_with("easy"));
+      const ClusterPlan plan = planner.plan_cluster(m, kNow);
+      const std::string what = std::string(inside ? "inside" : "outside") + ", limit " +
+                               std::to_string(limit);
+      if (inside) {
+        expect_reserved(plan.groups[0], 2, kNow + 300, 0);
+      } else if (limit == 600) {
+        expect_reserved(plan.groups[0], 2, kNow + 900, 0);
+      } else {
+        EXPECT_TRUE(starts(plan.groups[0], 2)) << what;
+      }
+    }
+  }
+}
+
+// The same reservation behind a head already reserved (conservative: the plan is no
+// longer monotone, so the general search decides). n0 has 16 CPUs, R holds 8 until 1200,
+// head H (16 CPUs, 600 s) is reserved at [1200, 1800). J (1 CPU, lic:1, 600 s) outside
+// "class": 900 would run into H, so 1800; inside it: 300 (8 CPUs free until 1200).
+TEST(PlanCluster, ReservationLicencesBehindAReservedHead) {
+  for (bool inside : {false, true}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 16)};
+    s.partitions = {partition("p", {0})};
+    s.reservations = {ReservationRecord{"class", kNow + 300, kNow + 900, {}, {{"lic", 2}}, true}};
+    s.running = {running(1, {{0, 8, 0, {}}}, 0, 1200)};
+    JobRecord j = waiting(3, 1, 600, {"p"}, 50);
+    j.request.licences = {{"lic", 1}};
+    if (inside) j.request.reservation = "class";
+    s.waiting = {waiting(2, 16, 600, {"p"}, 100), j};
+    s.licences = {{"lic", 2}};
+    Planner planner(config_with("conservative"));
+    const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+    expect_reserved(plan.groups[0], 2, kNow + 1200, 0);
+    expect_reserved(plan.groups[0], 3, inside ? kNow + 300 : kNow + 1800, 0);
   }
 }
 

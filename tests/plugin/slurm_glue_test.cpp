@@ -1033,6 +1033,46 @@ TEST_F(FakeSlurm, LicencesOfRunningAndWaitingJobs) {
   EXPECT_EQ(s.licences[1].count, 5);
 }
 
+// Advance reservations as the plan reads them: nodes, licences (Licenses=, the count in
+// `total`) and ANY_NODES. One of licences only has no node_bitmap (Slurm requires
+// ANY_NODES then) and is kept; one with neither nodes nor licences nor ANY_NODES is not.
+TEST_F(FakeSlurm, ReservationLicencesAndAnyNodes) {
+  nodes({8, 8}, {true, true});
+  part_record_t* p = partition("p", {0, 1});
+  licenses_t held{};
+  held.name = const_cast<char*>("lic");
+  held.total = 2;
+  slurmctld_resv_t lic_only{}, on_nodes{}, empty{};
+  char lic_name[] = "class", nodes_name[] = "maint", empty_name[] = "empty";
+  lic_only.name = lic_name;
+  lic_only.start_time = kNow + 300;
+  lic_only.end_time = kNow + 900;
+  lic_only.flags = RESERVE_FLAG_ANY_NODES;
+  lic_only.license_list = list_of({&held});
+  on_nodes.name = nodes_name;
+  on_nodes.start_time = kNow + 100;
+  on_nodes.end_time = kNow + 200;
+  on_nodes.node_bitmap = bitmap({1});
+  empty.name = empty_name;
+  empty.start_time = kNow + 100;
+  empty.end_time = kNow + 200;
+  resv_list = list_create(nullptr);
+  list_append(resv_list, &lic_only);
+  list_append(resv_list, &on_nodes);
+  list_append(resv_list, &empty);
+  const ClusterSnapshot s = read_cluster(queued_in(p, {pending(2, 1, 10)}), kNow);
+  ASSERT_EQ(s.reservations.size(), 2u);
+  EXPECT_EQ(s.reservations[0].name, "class");
+  EXPECT_TRUE(s.reservations[0].nodes.empty());
+  EXPECT_TRUE(s.reservations[0].any_nodes);
+  ASSERT_EQ(s.reservations[0].licences.size(), 1u);
+  EXPECT_EQ(s.reservations[0].licences[0].name, "lic");
+  EXPECT_EQ(s.reservations[0].licences[0].count, 2);
+  EXPECT_EQ(s.reservations[1].name, "maint");
+  EXPECT_FALSE(s.reservations[1].any_nodes);
+  EXPECT_TRUE(s.reservations[1].licences.empty());
+}
+
 // Limits Slurm checks once nodes are chosen (a QOS's GrpTRES): asked with the job's own
 // request; a job over one is not planned and keeps the limit's reason. A per-node limit
 // (MaxTRESPerNode, on the job's fewest nodes) is left to select_nodes: that job is queued,
