@@ -302,6 +302,7 @@ class Scheduler {
     const CarryOutRules rules{config_.max_starts, config_.assoc_limit_stop,
                               config_.requeue_partitions};
     Stamps read_at, seen;
+    time_t part_read = 0, config_read = 0;  // when the cluster was read (the last round)
     PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
                                config_.max_rpc_cnt});
     const YieldPoint yield = locks.point();
@@ -360,6 +361,8 @@ class Scheduler {
         // before the read count as seen, so another pass follows.
         read_at = locks.others_changed() ? read_from : stamps_now();
         if (round == 0) seen = read_at;
+        part_read = load_stamp(last_part_update);
+        config_read = slurm_conf.last_update;
         locks.release();
       }
       if (snap.waiting.empty() && !planner_->plans_empty_queue()) break;
@@ -374,6 +377,14 @@ class Scheduler {
       {
         locks.take();
         if (stopping()) return;
+        // Partitions changed or slurmctld reconfigured while we planned: the plan's
+        // partitions and node indices may no longer be Slurm's (a 22.05 reconfigure
+        // rebuilds the node table), so nothing is started, as stock backfill gives up its
+        // cycle then. The stamps seen stay old: another pass follows.
+        if (load_stamp(last_part_update) != part_read || slurm_conf.last_update != config_read) {
+          if (trace) info("sched/easypp: partitions or configuration changed while planning; pass abandoned");
+          return;
+        }
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
         locks.step("start");

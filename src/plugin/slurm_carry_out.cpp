@@ -174,7 +174,8 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
       }
       // The record now (an array's meta record moves on with each task started).
       job_record_t* job = find_job_record(static_cast<std::uint32_t>(id));
-      if (!job || !IS_JOB_PENDING(job) || not_runnable.count(id)) continue;
+      // Held, moved, made dependent, its array at its %N throttle... since the read.
+      if (!job || not_runnable.count(id) || !still_startable(job)) continue;
       if (!het_job_planned(job, planned)) continue;
       // A job with a record of a QOS blocked earlier in this decision (its own, or its
       // partition's) is planned again: the re-plan (nodes_queue) leaves out the blocked
@@ -197,7 +198,7 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
       };
       const int rc =
           start_job(job, w->second.choices, backfilled, nodes.get(), &part, free_minutes);
-      if (!part) continue;  // its partitions went away while we planned
+      if (!part) continue;  // its partitions went away, stopped or were left while we planned
       if (rc == SLURM_SUCCESS) {
         started("");
         continue;

@@ -79,7 +79,22 @@ bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
   return compat::set_job_qos(job, qos_id, lock);
 }
 
+// The job may still run in `part` (backfill.c: _job_part_valid).
+bool job_may_use(job_record_t* job, const part_record_t* part) {
+  if (!job->part_ptr_list) return job->part_ptr == part;
+  OwnedIterator it(job->part_ptr_list);
+  while (const part_record_t* p = it.next<part_record_t>())
+    if (p == part) return true;
+  return false;
+}
+
 }  // namespace
+
+bool still_startable(job_record_t* job) {
+  if (IS_JOB_REVOKED(job) || !IS_JOB_PENDING(job) || IS_JOB_COMPLETING(job) || job->priority == 0)
+    return false;
+  return job_independent(job);
+}
 
 int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priority,
               bool backfilled, const bitstr_t* allowed, const FreeMinutes& free_minutes) {
@@ -130,7 +145,9 @@ int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool b
   part_record_t* part = nullptr;
   for (const StartChoice& c : choices) {
     part_record_t* p = find_part_record(const_cast<char*>(c.partition.c_str()));
-    if (!p) continue;
+    // Gone, down or drained, or the job was moved out of it while we planned.
+    if (!p || !(p->state_up & PARTITION_SCHED) || !p->node_bitmap || !job_may_use(job, p))
+      continue;
     if (!first) {
       first = &c;
       part = p;

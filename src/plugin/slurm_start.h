@@ -52,8 +52,8 @@ struct QueuedByName {
 };
 
 // Starts a job the plan placed on `allowed`, as stock does with the record it chose: in the
-// first choice whose partition still exists and holds every allowed node (else the first
-// that exists), with that record's priority, QOS and reservation (set on the job as
+// first choice whose partition still exists, schedules and is still one of the job's
+// (stock's _job_part_valid) and holds every allowed node (else the first such), with that record's priority, QOS and reservation (set on the job as
 // stock backfill does: job_queue_rec_resv_list, job_queue_rec_magnetic_resv; a magnetic
 // one is taken off again if the job does not start). Of that partition's records, those
 // whose reservation holds every allowed node come first, then those without one. When
@@ -63,6 +63,12 @@ struct QueuedByName {
 int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
               const bitstr_t* allowed, part_record_t** started_in,
               const FreeMinutes& free_minutes = {});
+
+// Stock backfill's tests of a job before it starts, after the locks were given back
+// (backfill.c: _job_runnable_now, job_independent): still pending, not revoked, held or
+// completing, and independent (dependencies, begin time, the array's %N throttle), none
+// of which select_nodes tests. job_independent sets the job's reason when it is not.
+bool still_startable(job_record_t* job);
 
 // True when select_nodes refused for resources (busy, or the model missed something
 // about the nodes); false for limits, licences, reservations and the like.

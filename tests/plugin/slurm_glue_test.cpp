@@ -2194,6 +2194,46 @@ TEST_F(CarryOut, AbandonedYieldStopsBeforeTheNextStart) {
   EXPECT_EQ(g_select_calls[0].job, 1u);
 }
 
+// Changed while the pass planned without the locks, a planned job is not started, as
+// stock backfill tests it again after a yield (_job_runnable_now, _job_part_valid,
+// job_independent): held (1), dependent or its begin time or array throttle not reached
+// (job_independent says no: 2), moved to another partition (3), completing after a
+// requeue (4). Job 5, unchanged, starts. None counts as refused.
+TEST_F(CarryOut, JobsChangedWhilePlanningAreNotStarted) {
+  job_record_t* held = waiting(1);
+  waiting(2);
+  job_record_t* moved = waiting(3);
+  job_record_t* completing = waiting(4);
+  waiting(5);
+  part_record_t* q = partition("q", {0, 1, 2});
+  list_append(part_list, q);
+  plan({{1, 0, false}, {2, 0, false}, {3, 1, false}, {4, 1, false}, {5, 2, false}});
+  held->priority = 0;
+  g_dependent = {2};
+  moved->part_ptr = q;
+  completing->job_state = JOB_PENDING | JOB_COMPLETING;
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(g_select_calls[0].job, 5u);
+  EXPECT_EQ(moved->part_ptr, q) << "left in the partition it was moved to";
+  EXPECT_EQ(counts_.refused, 0);
+}
+
+// A partition drained or set down while the pass planned starts nothing (stock skips a
+// partition without PARTITION_SCHED); once it schedules again the job starts there.
+TEST_F(CarryOut, PartitionStoppedWhilePlanningStartsNothing) {
+  job_record_t* j = waiting(1);
+  plan({{1, 0, false}});
+  part_->state_up = PARTITION_SUBMIT;  // drained: takes jobs, schedules none
+  EXPECT_FALSE(run());
+  EXPECT_TRUE(g_select_calls.empty());
+  EXPECT_EQ(j->job_state, JOB_PENDING);
+  part_->state_up = PARTITION_UP;
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(j->job_state, JOB_RUNNING);
+}
+
 // easypp_max_starts ends the starts of the pass; a planned job that is out of this
 // round's queue, no longer pending or found not runnable earlier in the pass is not tried.
 TEST_F(CarryOut, MaxStartsAndJobsNoLongerStartable) {
