@@ -9,6 +9,8 @@ namespace easypp::plugin {
 
 namespace {
 
+char kSchedulerName[] = "sched/easypp";  // deadline_ok's caller (char* on 22.05)
+
 // select_nodes restricted to `allowed`: the job's excluded nodes become its own plus every
 // node outside `allowed`, and are put back afterwards (select_nodes may reset them; an
 // array's meta job keeps its own too, as in stock backfill).
@@ -41,25 +43,20 @@ int select_on(job_record_t* job, const bitstr_t* allowed, std::uint16_t flag) {
   return rc;
 }
 
-// A job with --time-min: first with as much of its limit as the plan leaves on the nodes
-// it may take (those it gets are among them), then on its minimum, as stock backfill
-// tests it. select_nodes so checks limits, advance reservations and accounting with the
-// limit the job runs with. Its own limit comes back if it does not start, and to an
-// array's meta record whatever select_nodes returned (it may split off a task first).
-int select_with_time_min(job_record_t* job, std::uint32_t full_limit, const bitstr_t* allowed,
-                         std::uint16_t flag, const FreeMinutes& free_minutes) {
+// select_nodes with the job's limit set to `longest`, then, refused for something a
+// shorter limit may pass, to `shortest`. select_nodes so checks limits, advance
+// reservations and accounting with the limit the job runs with. Its own limit comes back
+// if it does not start, and to an array's meta record whatever select_nodes returned (it
+// may split off a task first).
+int select_with_limits(job_record_t* job, std::uint32_t longest, std::uint32_t shortest,
+                       const bitstr_t* allowed, std::uint16_t flag) {
   const std::uint32_t own_limit = job->time_limit;
   const bool array_meta = job->array_recs != nullptr;
   const std::uint32_t array_id = job->array_job_id;
-  // In an advance reservation: its minimum only, as stock (the plan does not cap a limit
-  // at the reservation's end).
-  const std::uint32_t free =
-      free_minutes && allowed && !job->resv_ptr ? free_minutes(allowed, time(nullptr)) : 0;
-  const std::uint32_t longest = start_limit_minutes(job, full_limit, free);
   job->time_limit = longest;
   int rc = select_on(job, allowed, flag);
-  if (rc != SLURM_SUCCESS && longest != job->time_min && shorter_may_start(rc)) {
-    job->time_limit = job->time_min;
+  if (rc != SLURM_SUCCESS && longest != shortest && shorter_may_start(rc)) {
+    job->time_limit = shortest;
     rc = select_on(job, allowed, flag);
   }
   if (rc != SLURM_SUCCESS) job->time_limit = own_limit;
@@ -70,6 +67,19 @@ int select_with_time_min(job_record_t* job, std::uint32_t full_limit, const bits
         meta && meta != job && IS_JOB_PENDING(meta))
       meta->time_limit = own_limit;
   return rc;
+}
+
+// A job with --time-min: first with as much of its limit as the plan leaves on the nodes
+// it may take (those it gets are among them), then on its minimum, as stock backfill
+// tests it.
+int select_with_time_min(job_record_t* job, std::uint32_t full_limit, const bitstr_t* allowed,
+                         std::uint16_t flag, const FreeMinutes& free_minutes) {
+  // In an advance reservation: its minimum only, as stock (the plan does not cap a limit
+  // at the reservation's end).
+  const std::uint32_t free =
+      free_minutes && allowed && !job->resv_ptr ? free_minutes(allowed, time(nullptr)) : 0;
+  return select_with_limits(job, start_limit_minutes(job, full_limit, free), job->time_min,
+                            allowed, flag);
 }
 
 // The job takes the QOS of id `qos_id` (a queue record's) if it still requests it.
@@ -118,15 +128,26 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
   const std::uint16_t flag = backfilled ? SLURMDB_JOB_FLAG_BACKFILL : SLURMDB_JOB_FLAG_SCHED;
   const std::uint32_t own_limit = job->time_limit;
   const std::uint32_t full_limit = full_limit_minutes(job, partition);
+  // --deadline, as Slurm's schedulers (job_scheduler.c, backfill.c): deadline_ok fails a
+  // job that can no longer end by its deadline; one that starts runs to it at most.
+  const bool has_deadline = job->deadline != 0 && job->deadline != NO_VAL;
+  if (has_deadline && !deadline_ok(job, kSchedulerName)) return ESLURM_INVALID_TIME_LIMIT;
+  const std::uint32_t deadline_limit =
+      has_deadline ? limit_to_deadline(full_limit, job->deadline, time(nullptr)) : 0;
   const bool on_minimum = tested_on_time_min(job, full_limit);
-  const int rc = on_minimum ? select_with_time_min(job, full_limit, allowed, flag, free_minutes)
-                            : select_on(job, allowed, flag);
+  const int rc =
+      on_minimum     ? select_with_time_min(job, full_limit, allowed, flag, free_minutes)
+      : has_deadline ? select_with_limits(job, deadline_limit, deadline_limit, allowed, flag)
+                     : select_on(job, allowed, flag);
   if (rc != SLURM_SUCCESS) return rc;
-  if (on_minimum) {
-    if (own_limit == NO_VAL) job->limit_set.time = 1;  // set by the system, as stock marks it
+  if ((on_minimum || has_deadline) && own_limit == NO_VAL)
+    job->limit_set.time = 1;  // set by the system, as stock marks it
+  if (on_minimum)
     info("sched/easypp: JobId=%u started with --time-min=%u: time limit %u of %u min",
          job->job_id, job->time_min, job->time_limit, full_limit);
-  }
+  else if (has_deadline && deadline_limit != full_limit)
+    info("sched/easypp: JobId=%u started with time limit %u min, to its deadline", job->job_id,
+         job->time_limit);
   last_job_update = time(nullptr);
   if (job->batch_flag == 0)
     srun_allocate(job);  // an salloc/srun waiting for its allocation

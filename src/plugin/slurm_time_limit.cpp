@@ -35,6 +35,12 @@ std::uint32_t start_limit_minutes(const job_record_t* job, std::uint32_t full_mi
   return std::max(minutes, job->time_min);
 }
 
+std::uint32_t limit_to_deadline(std::uint32_t full_minutes, time_t deadline, time_t now) {
+  const auto left = static_cast<std::uint32_t>(
+      std::min<time_t>(std::max<time_t>(0, (deadline - now) / 60), NO_VAL - 1));
+  return bounded(full_minutes) ? std::min(full_minutes, left) : left;
+}
+
 bool shorter_may_start(int rc) {
   switch (rc) {
     case ESLURM_ACCOUNTING_POLICY:

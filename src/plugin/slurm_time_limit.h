@@ -13,6 +13,7 @@
 #define EASYPP_PLUGIN_SLURM_TIME_LIMIT_H
 
 #include <cstdint>
+#include <ctime>
 
 #include "plugin/slurm_api.h"
 
@@ -35,6 +36,10 @@ std::uint32_t planned_limit_minutes(const job_record_t* job, const part_record_t
 // NO_VAL: none), never below its minimum.
 std::uint32_t start_limit_minutes(const job_record_t* job, std::uint32_t full_minutes,
                                   std::uint32_t free_minutes);
+
+// A --deadline job's limit at `now`: `full_minutes` cut to the whole minutes left before
+// `deadline` (Slurm's schedulers: (deadline - now) / 60).
+std::uint32_t limit_to_deadline(std::uint32_t full_minutes, time_t deadline, time_t now);
 
 // True when select_nodes refused for something a shorter limit may pass: a limit on run
 // time (accounting) or an advance reservation (busy or excluded nodes).

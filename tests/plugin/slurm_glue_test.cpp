@@ -110,6 +110,24 @@ extern "C" int license_job_test(job_record_t* job, time_t, bool) {
   return listed(g_never_licences) ? SLURM_ERROR : listed(g_no_licences) ? EAGAIN : SLURM_SUCCESS;
 }
 
+// As Slurm's: a job that can no longer end by its deadline (on its minimum, else its
+// limit) is failed with JOB_DEADLINE.
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+extern "C" bool deadline_ok(job_record_t* job, const char*) {
+#else
+extern "C" bool deadline_ok(job_record_t* job, char*) {
+#endif
+  const time_t now = time(nullptr);
+  const uint32_t minutes = job->time_min && job->time_min != NO_VAL ? job->time_min
+                           : job->time_limit != NO_VAL && job->time_limit != INFINITE
+                               ? job->time_limit
+                               : 0;
+  if (job->deadline >= now + static_cast<time_t>(minutes) * 60) return true;
+  job->job_state = JOB_DEADLINE;
+  job->state_reason = FAIL_DEADLINE;
+  return false;
+}
+
 extern "C" uint32_t get_total_license_cnt(char* name) {
   const auto it = g_licence_totals.find(name);
   return it == g_licence_totals.end() ? 0 : it->second;
@@ -2001,6 +2019,30 @@ TEST_F(CarryOut, TimeMinJobIsTriedWithWhatThePlanLeaves) {
   ASSERT_EQ(j->job_state, JOB_RUNNING);
   EXPECT_EQ(j->time_limit, g_select_calls[0].time_limit) << "runs with what select_nodes tested";
   EXPECT_EQ(j->limit_set.time, 0) << "its own limit was set";
+}
+
+// --deadline, as Slurm's schedulers: a job started runs to its deadline at most (30 of
+// its 60 min here; Slurm gives a deadline job without --time a minimum of 1), refused it
+// keeps its own limit, and one that can no longer end by its deadline (a 40-min minimum)
+// is failed by deadline_ok and not tried.
+TEST_F(CarryOut, DeadlineJobRunsToItsDeadlineAtMost) {
+  job_record_t* j = time_min_job(1, 1);
+  j->deadline = time(nullptr) + 30 * 60 + 30;
+  job_record_t* refused = time_min_job(2, 1);
+  refused->deadline = j->deadline;
+  g_select_rc[2] = {ESLURM_ACCOUNTING_POLICY};
+  job_record_t* late = time_min_job(3, 40);
+  late->deadline = j->deadline;
+  plan({{1, 0, false}, {2, 1, false}, {3, 2, false}});
+  run();
+  ASSERT_EQ(g_select_calls.size(), 2u) << "job 3 is not tried";
+  EXPECT_EQ(g_select_calls[0].time_limit, 30u);
+  EXPECT_EQ(j->job_state, JOB_RUNNING);
+  EXPECT_EQ(j->time_limit, 30u);
+  EXPECT_EQ(g_select_calls[1].job, 2u);
+  EXPECT_EQ(refused->job_state, JOB_PENDING);
+  EXPECT_EQ(refused->time_limit, 60u) << "its own limit back";
+  EXPECT_EQ(late->job_state, JOB_DEADLINE);
 }
 
 // A reservation that began since the plan leaves no time: one try, on the minimum. A job
