@@ -83,6 +83,23 @@ inline std::uint32_t record_qos_id(const job_queue_rec_t* rec) {
 #endif
 }
 
+// After the locks were given back, whether the record's QOS is still one the job runs
+// under: its own, or one of those it requests (24.11's multi-QOS jobs). Compares pointers
+// only: `scontrol update job qos=` may have changed the job's, and `sacctmgr delete qos`
+// freed the record's (job_fail_qos leaves the job none). Always true on 22.05.
+inline bool record_qos_current(const job_queue_rec_t* rec) {
+#if EASYPP_SLURM_AT_LEAST(24, 11, 0)
+  const job_record_t* job = rec->job_ptr;
+  if (!rec->qos_ptr || !job) return true;
+  if (!job->qos_list) return job->qos_ptr == rec->qos_ptr;
+  return list_find_first(job->qos_list, [](void* x, void* key) { return x == key ? 1 : 0; },
+                         rec->qos_ptr) != nullptr;
+#else
+  (void)rec;
+  return true;
+#endif
+}
+
 // The job takes the record's QOS (for acct_policy_job_runnable_pre_select).
 inline void use_record_qos(const job_queue_rec_t* rec) {
 #if EASYPP_SLURM_AT_LEAST(24, 11, 0)

@@ -421,7 +421,11 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
     // its job pointers are not once the locks were given back.
     if (yielded && rec->job_ptr) {
       rec->job_ptr = find_job_record(rec->job_id);
-      if (rec->job_ptr && !IS_JOB_PENDING(rec->job_ptr)) rec->job_ptr = nullptr;
+      // Started, held, revoked or completing since: stock's _job_runnable_now.
+      if (const job_record_t* job = rec->job_ptr;
+          job && (!IS_JOB_PENDING(job) || job->priority == 0 || IS_JOB_REVOKED(job) ||
+                  IS_JOB_COMPLETING(job)))
+        rec->job_ptr = nullptr;
     }
     // --prefer records are a second try of a queued job: not planned here.
     if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
@@ -431,7 +435,8 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
           full != index.end() &&
           static_cast<int>(out.partitions[full->second].jobs.size()) >= max_per_partition)
         continue;
-      if (yielded && !in_partition(rec->job_ptr, rec->part_ptr)) continue;
+      if (yielded && (!in_partition(rec->job_ptr, rec->part_ptr) || !compat::record_qos_current(rec)))
+        continue;
       rec->job_ptr->part_ptr = rec->part_ptr;
       compat::use_record_qos(rec);
       const std::uint32_t qos_id = compat::record_qos_id(rec);

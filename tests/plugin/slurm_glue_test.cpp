@@ -795,6 +795,15 @@ TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
   ASSERT_EQ(q.partitions[0].jobs.size(), 2u);
   EXPECT_EQ(q.partitions[0].jobs[0].job, j2);
 
+  // Held during a yield (priority 0): left out, as stock's _job_runnable_now.
+  j1->job_state = JOB_PENDING;
+  const JobQueue held = read_job_queue(10, yield_at(4, [&] { j2->priority = 0; }));
+  ASSERT_EQ(held.all.size(), 2u) << "j2 was held after the build";
+  EXPECT_EQ(held.all[0].job, j1);
+  EXPECT_EQ(held.all[1].job, j3);
+  j1->job_state = JOB_RUNNING;
+  j2->priority = 20;
+
   // A job started during a yield before its own record: left out too.
   const JobQueue q3 = read_job_queue(10, yield_at(2, [&] { j3->job_state = JOB_RUNNING; }));
   ASSERT_EQ(q3.all.size(), 1u) << "j1 runs, j3 started meanwhile";
@@ -1671,6 +1680,40 @@ TEST_F(FakeSlurm, MultiQosRecordsAreCheckedEachWithItsQos) {
   job->qos_list = nullptr;
   EXPECT_FALSE(compat::chooses_qos(job, 5)) << "no QOS list: no lock, nothing to set";
   job->qos_ptr = nullptr;
+}
+
+// A record read after a yield counts only while its QOS is still the job's: one whose
+// QOS `scontrol update job qos=` changed (j1, a -> b) or `sacctmgr delete qos` took away
+// (j2: job_fail_qos leaves qos_ptr NULL, the record's pointer may dangle) is left out,
+// not set back on the job. A multi-QOS job's record of a QOS it still requests stays (j3).
+TEST_F(FakeSlurm, RecordsWhoseQosChangedDuringAYieldAreLeftOut) {
+  nodes({4}, {true});
+  part_record_t* p = partition("p", {0});
+  slurmdb_qos_rec_t a{}, b{};
+  a.id = 5;
+  b.id = 6;
+  job_record_t* j1 = pending(1, 1, 1);
+  job_record_t* j2 = pending(2, 1, 1);
+  job_record_t* j3 = pending(3, 1, 1);
+  j1->qos_ptr = &a;
+  j2->qos_ptr = &a;
+  j3->qos_list = list_of({&a, &b});
+  queue(j1, p, 30);
+  g_queue.back().qos_ptr = &a;
+  queue(j2, p, 20);
+  g_queue.back().qos_ptr = &a;
+  queue(j3, p, 10);
+  g_queue.back().qos_ptr = &b;
+  const JobQueue q = read_job_queue(10, yield_at(4, [&] {  // after the build (calls 1-3)
+    j1->qos_ptr = &b;
+    j2->qos_ptr = nullptr;
+  }));
+  ASSERT_EQ(q.all.size(), 1u);
+  EXPECT_EQ(q.all[0].job, j3);
+  EXPECT_EQ(j1->qos_ptr, &b) << "not set back to the record's";
+  EXPECT_EQ(j2->qos_ptr, nullptr);
+  j1->qos_ptr = j2->qos_ptr = j3->qos_ptr = nullptr;
+  j3->qos_list = nullptr;
 }
 #endif
 
