@@ -400,6 +400,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
   // The ids of out.all's and each partition's records, to find them again after a yield.
   std::vector<std::uint32_t> all_ids;
   std::vector<std::vector<std::uint32_t>> part_ids;
+  std::vector<int> capped;  // each partition's records counted against the cap
   // Records made before a yield of the build point at jobs found again by id below.
   bool yielded = built.yielded;
   LiveReservations live_reservations;
@@ -430,10 +431,11 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
     // --prefer records are a second try of a queued job: not planned here.
     if (rec->job_ptr && rec->part_ptr && !rec->use_prefer) {
       // A partition's records past the cap are neither planned nor checked (stock
-      // backfill tests no more: bf_max_job_part).
+      // backfill tests no more: bf_max_job_part). Records of a magnetic reservation for a
+      // job that named none do not count, as stock counts them against no limit.
+      const bool magnetic = rec->resv_ptr && !rec->job_ptr->resv_list;
       if (auto full = index.find(rec->part_ptr);
-          full != index.end() &&
-          static_cast<int>(out.partitions[full->second].jobs.size()) >= max_per_partition)
+          !magnetic && full != index.end() && capped[full->second] >= max_per_partition)
         continue;
       if (yielded && (!in_partition(rec->job_ptr, rec->part_ptr) || !compat::record_qos_current(rec)))
         continue;
@@ -448,6 +450,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
       if (added) {
         out.partitions.push_back(PartitionQueue{rec->part_ptr, {}});
         part_ids.emplace_back();
+        capped.push_back(0);
       }
       auto& jobs = out.partitions[it->second].jobs;
       QueuedJob q{rec->job_ptr, rec->priority, rec->part_ptr, qos_id};
@@ -466,6 +469,7 @@ JobQueue read_job_queue(int max_per_partition, const YieldPoint& yield,
       if (rec->job_ptr->het_job_id == 0) {
         jobs.push_back(q);
         part_ids[it->second].push_back(rec->job_id);
+        capped[it->second] += !magnetic;
       }
       out.all.push_back(q);
       all_ids.push_back(rec->job_id);

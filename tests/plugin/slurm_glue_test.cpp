@@ -1312,6 +1312,31 @@ TEST_F(FakeSlurm, RecordsPastThePartitionCapAreNotChecked) {
   EXPECT_EQ(q.length, 4);
 }
 
+// Records of a magnetic reservation (for jobs that named none) do not count against the
+// cap, as stock counts them against no backfill limit (backfill.c, JOB_MAGNETIC unless
+// bf_allow_magnetic_slot). Three jobs, each a plain and a magnetic record, cap 2: the
+// plain records of 1 and 2 fill the cap, so 3 is planned only by its magnetic record.
+TEST_F(FakeSlurm, MagneticRecordsDoNotCountAgainstThePartitionCap) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  slurmctld_resv_t m{};
+  char m_name[] = "m";
+  m.name = m_name;
+  for (uint32_t id = 1; id <= 3; ++id) {
+    job_record_t* j = pending(id, 1, 10);
+    queue(j, p, 10 - id);
+    queue(j, p, 10 - id);
+    g_queue.back().resv_ptr = &m;
+  }
+  const JobQueue q = read_job_queue(/*max_per_partition=*/2);
+  ASSERT_EQ(q.partitions.size(), 1u);
+  std::vector<uint32_t> plain, magnetic;
+  for (const QueuedJob& r : q.partitions[0].jobs)
+    (r.magnetic ? magnetic : plain).push_back(r.job->job_id);
+  EXPECT_EQ(plain, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(magnetic, (std::vector<uint32_t>{1, 2, 3}));
+}
+
 // The whole cluster as the plan sees it (CR_CPU_Memory): node memory less MemSpecLimit,
 // GRES by name and type, usable nodes, exclusive partitions, reservations, per-node
 // allocations (CPUs, memory, GRES) and full requests of pending jobs, each job once with
