@@ -34,6 +34,7 @@ extern "C" {
 #include "src/common/job_state_reason.h"
 #endif
 #include "src/slurmctld/acct_policy.h"
+#include "src/slurmctld/fed_mgr.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/licenses.h"
 #include "src/slurmctld/locks.h"

@@ -135,11 +135,19 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
   const std::uint32_t deadline_limit =
       has_deadline ? limit_to_deadline(full_limit, job->deadline, time(nullptr)) : 0;
   const bool on_minimum = tested_on_time_min(job, full_limit);
+  // In a federation, the origin cluster's lock on the job first, as every scheduler takes
+  // it (a sibling cluster may be starting it); told of the start, or unlocked. Nothing
+  // to do outside a federation.
+  if (fed_mgr_job_lock(job) != SLURM_SUCCESS) return ESLURM_FED_JOB_LOCK;
   const int rc =
       on_minimum     ? select_with_time_min(job, full_limit, allowed, flag, free_minutes)
       : has_deadline ? select_with_limits(job, deadline_limit, deadline_limit, allowed, flag)
                      : select_on(job, allowed, flag);
-  if (rc != SLURM_SUCCESS) return rc;
+  if (rc != SLURM_SUCCESS) {
+    fed_mgr_job_unlock(job);
+    return rc;
+  }
+  fed_mgr_job_start(job, job->start_time);
   if ((on_minimum || has_deadline) && own_limit == NO_VAL)
     job->limit_set.time = 1;  // set by the system, as stock marks it
   if (on_minimum)

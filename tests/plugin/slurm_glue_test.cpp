@@ -128,6 +128,26 @@ extern "C" bool deadline_ok(job_record_t* job, char*) {
   return false;
 }
 
+// Federation: jobs whose lock a sibling cluster holds, and what was locked, unlocked and
+// reported started (in order, by job id).
+std::vector<uint32_t> g_fed_locked_elsewhere;
+std::vector<std::string> g_fed_calls;
+extern "C" int fed_mgr_job_lock(job_record_t* job) {
+  if (std::find(g_fed_locked_elsewhere.begin(), g_fed_locked_elsewhere.end(), job->job_id) !=
+      g_fed_locked_elsewhere.end())
+    return SLURM_ERROR;
+  g_fed_calls.push_back("lock " + std::to_string(job->job_id));
+  return SLURM_SUCCESS;
+}
+extern "C" int fed_mgr_job_unlock(job_record_t* job) {
+  g_fed_calls.push_back("unlock " + std::to_string(job->job_id));
+  return SLURM_SUCCESS;
+}
+extern "C" int fed_mgr_job_start(job_record_t* job, time_t) {
+  g_fed_calls.push_back("start " + std::to_string(job->job_id));
+  return SLURM_SUCCESS;
+}
+
 extern "C" uint32_t get_total_license_cnt(char* name) {
   const auto it = g_licence_totals.find(name);
   return it == g_licence_totals.end() ? 0 : it->second;
@@ -352,6 +372,8 @@ class FakeSlurm : public ::testing::Test {
     slurmctld_tres_cnt = 0;
     accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
+    g_fed_locked_elsewhere.clear();
+    g_fed_calls.clear();
     g_limit_reasons.clear();
     g_preemption = false;
     g_slurm_sorts = 0;
@@ -2342,6 +2364,24 @@ TEST_F(CarryOut, PartitionStoppedWhilePlanningStartsNothing) {
   EXPECT_FALSE(run());
   ASSERT_EQ(g_select_calls.size(), 1u);
   EXPECT_EQ(j->job_state, JOB_RUNNING);
+}
+
+// In a federation a start takes the origin cluster's lock on the job first, as every
+// Slurm scheduler does: a job whose lock a sibling holds is not tried (2); a start is
+// reported (1), a refused one unlocked (3).
+TEST_F(CarryOut, FederatedStartsTakeTheJobLock) {
+  waiting(1);
+  job_record_t* sibling = waiting(2);
+  waiting(3);
+  g_fed_locked_elsewhere = {2};
+  g_select_rc[3] = {ESLURM_ACCOUNTING_POLICY};
+  plan({{1, 0, false}, {2, 1, false}, {3, 2, false}});
+  run();
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[0].job, 1u);
+  EXPECT_EQ(g_select_calls[1].job, 3u);
+  EXPECT_EQ(sibling->job_state, JOB_PENDING);
+  EXPECT_EQ(g_fed_calls, (std::vector<std::string>{"lock 1", "start 1", "lock 3", "unlock 3"}));
 }
 
 // easypp_max_starts ends the starts of the pass; a planned job that is out of this
