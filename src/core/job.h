@@ -43,6 +43,11 @@ struct Job {
   // would requeue, in a partition the administrator opted in). A policy never chooses a
   // job that may not be requeued as a victim, and never gives it a run it might kill.
   bool requeueable = true;
+  // A running job whose end is under way: it holds its resources only until Slurm has
+  // cleaned up after it (completing, e.g. a victim killed by an earlier decision). The
+  // kill policies plan its share as free and never kill for it again (the plugin says;
+  // the simulator's ends and kills are instant).
+  bool releasing = false;
   // May a policy reserve resources for it while it cannot start? The driver says: the
   // simulator always; the plugin not for a job whose QOS has Slurm's NoReserve flag (a
   // standby QOS: stock backfill starts such a job only where it fits now and plans the

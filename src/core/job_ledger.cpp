@@ -20,6 +20,7 @@ Job JobLedger::base_job(const JobFacts& facts) const {
   j.procs = facts.procs;
   j.restarts = facts.restarts;
   j.requeueable = facts.requeueable;
+  j.releasing = facts.releasing;
   j.reservable = facts.reservable;
   j.request = facts.request;
   // What the scheduler sees; X2-style policies widen it. The driver still kills at the

@@ -40,6 +40,7 @@ struct JobFacts {
   Time start = 0;  // running jobs only
   int restarts = 0;
   bool requeueable = true;  // Job::requeueable
+  bool releasing = false;   // Job::releasing
   bool reservable = true;   // Job::reservable
   std::shared_ptr<const JobRequest> request;
   std::shared_ptr<const Allocation> allocation;  // running jobs on a Machine

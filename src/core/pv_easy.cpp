@@ -21,7 +21,8 @@ EasyPlan& PvEasyPolicy::plan_without(const ClusterState& state, std::size_t kill
   for (std::size_t k = 0; k < killed; ++k) killed_[shadow_[k]] = true;
   trial_plan_.begin(state);
   for (std::size_t i = 0; i < state.running.size(); ++i) {
-    if (!killed_[i]) trial_plan_.count(state.running[i], state.running[i].predicted_end());
+    if (!killed_[i] && !state.running[i].job.releasing)
+      trial_plan_.count(state.running[i], state.running[i].predicted_end());
   }
   for (const Started& s : starts_) {
     const Job& job = state.waiting[s.position];
@@ -37,7 +38,11 @@ Decision PvEasyPolicy::plan(const ClusterState& state) {
   started_.assign(waiting.size(), false);
   starts_.clear();
   plan_.begin(state);
-  for (const RunningJob& r : state.running) plan_.count(r, r.predicted_end());
+  // A job already on its way out frees its share as soon as Slurm has cleaned up: a start
+  // on it waits for that (select_nodes refuses it meanwhile), and nothing else is killed
+  // for it.
+  for (const RunningJob& r : state.running)
+    if (!r.job.releasing) plan_.count(r, r.predicted_end());
 
   // 1 and 2: regular starts, then SLP for the first job that does not fit.
   std::size_t head = 0;
@@ -58,7 +63,7 @@ Decision PvEasyPolicy::plan(const ClusterState& state) {
     // Only jobs the driver may requeue are shadow load one can kill.
     for (std::uint32_t i = 0; i < state.running.size(); ++i) {
       const Job& r = state.running[i].job;
-      if (r.requeueable && higher(job, r)) shadow_.push_back(i);
+      if (r.requeueable && !r.releasing && higher(job, r)) shadow_.push_back(i);
     }
     // Preemption would not let it start now.
     if (shadow_.empty() || !plan_without(state, shadow_.size()).fits_now(job, end)) break;
@@ -98,6 +103,7 @@ Decision PvEasyPolicy::plan(const ClusterState& state) {
   const Job& blocked = waiting[head];
   plan_.begin(state);
   for (const RunningJob& r : state.running) {
+    if (r.job.releasing) continue;
     plan_.count(r, higher(r.job, blocked) || !r.job.requeueable ? r.predicted_end() : now);
   }
   for (const Started& s : starts_) {

@@ -30,7 +30,8 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
   const Time now = state.now;
   const Time trial = trial_length_;
   int idle = state.procs;
-  for (const RunningJob& r : state.running) idle -= r.job.procs;
+  for (const RunningJob& r : state.running)
+    if (!r.job.releasing) idle -= r.job.procs;
 
   // A new run of the same object (easypp-sim --repeat) starts earlier: forget the last.
   if (state.now < last_now_) trial_started_.clear();
@@ -51,6 +52,9 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
   std::optional<Time> wake;
   for (std::size_t i = 0; i < state.running.size(); ++i) {
     const RunningJob& r = state.running[i];
+    // On its way out (a victim still completing): its share is free to the plan, as a
+    // terminable one's, but it is no victim (a start there waits for Slurm's clean-up).
+    if (r.job.releasing) continue;
     if (trial == 0 || !r.job.requeueable || !trial_started_.contains(r.job.id)) {
       plan_.count(r, r.predicted_end());
       continue;
@@ -175,7 +179,7 @@ void TimedRunPolicy::kill_overbooking(const ClusterState& state, Decision& d) co
     if (sign > 0) licences += a.licences; else licences -= a.licences;
   };
   for (const RunningJob& r : state.running) {
-    if (r.allocation) add(*r.allocation, +1);
+    if (r.allocation && !r.job.releasing) add(*r.allocation, +1);
   }
   for (const auto& a : d.start_allocations) add(*a, +1);
   Resources licence_total;

@@ -265,6 +265,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     f.start = j.start;
     f.restarts = j.restarts;
     f.requeueable = j.requeueable;
+    f.releasing = j.completing;
     f.allocation = std::move(a);
     out.running.push_back(std::move(f));
   }

@@ -558,6 +558,7 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.limit = std::max<Time>(1, static_cast<Time>(job->end_time) - job->start_time);
     r.restarts = job->restart_cnt;
     r.requeueable = slurm_may_requeue(job);
+    r.completing = IS_JOB_COMPLETING(job);
     r.partition = running_partition(job);
     r.shares = shares_of(job, memory);
     r.licences = licences_of(job->license_list);

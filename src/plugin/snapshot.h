@@ -81,6 +81,8 @@ struct JobRecord {
   // Slurm would requeue it (slurm_requeue.h); then apply_requeue_opt_in() keeps it only
   // where the administrator opted in (easypp_requeue_partitions).
   bool requeueable = false;
+  // Running jobs: completing (ended or killed; Slurm is cleaning up after it).
+  bool completing = false;
   // Waiting jobs: false when stock backfill would reserve for none of its queue records
   // (QueuedJob::no_reserve: QOS flag NoReserve, bf_min_prio_reserve, bf_min_age_reserve).
   bool reservable = true;

@@ -245,6 +245,21 @@ TEST(PlanCluster, LicenceBoundHeadKeepsItsLicences) {
   }
 }
 
+// A completing job (ended or killed; Slurm cleans up after it) is releasing in the model:
+// the kill policies plan its share as free and never kill for it again.
+TEST(ClusterModel, CompletingJobsAreReleasing) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8)};
+  s.partitions = {partition("p", {0})};
+  s.running = {running(1, {{0, 4, 0, {}}}, 0, 600), running(2, {{0, 4, 0, {}}}, 0, 600)};
+  s.running[1].completing = true;
+  const ClusterModel m = build_cluster_model(s);
+  ASSERT_EQ(m.running.size(), 2u);
+  EXPECT_FALSE(m.running[0].releasing);
+  EXPECT_TRUE(m.running[1].releasing);
+}
+
 // The kinds a plan may count are few: licences past them are left to select_nodes, noted
 // once each.
 TEST(ClusterModel, LicencesPastTheLimitAreNoted) {

@@ -79,6 +79,42 @@ TEST(PvEasy, NoKillWhenPreemptionWouldNotStartTheHead) {
   EXPECT_TRUE(o.killed_runs.empty());
 }
 
+// A victim killed by an earlier decision is still completing (the plugin: Slurm cleans
+// up after it; Job::releasing): its processors come back without another kill. 14 at
+// t=100: X (2, --no-requeue), L1 (6, requeueable) and L2 (6, the completing victim) run,
+// all of lower priority than the head H (6). Counting L2 as holding its 6 would kill L1
+// too (0 idle, L1 the only shadow load); as releasing, H fits now on L2's processors and
+// is started (the plugin's select_nodes waits for the clean-up), nothing is killed.
+TEST(PvEasy, NoFurtherKillWhileAVictimIsStillCompleting) {
+  for (bool releasing : {false, true}) {
+    PvEasyPolicy policy("pv-easy", PolicyTraits{});
+    ClusterState s;
+    s.now = 100;
+    s.procs = 14;
+    auto run = [](JobId id, int procs, bool requeueable) {
+      RunningJob r = test::running(id, procs, 10, 1000);
+      r.job.submit = 10 + static_cast<Time>(id);
+      r.job.priority = -r.job.submit;
+      r.job.requeueable = requeueable;
+      return r;
+    };
+    RunningJob l2 = run(3, 6, false);
+    l2.job.releasing = releasing;
+    s.running = {run(1, 2, false), run(2, 6, true), l2};
+    Job h = test::waiting(4, 6, 50);
+    h.submit = 0;
+    h.priority = 0;
+    s.waiting = {h};
+    const Decision d = policy.plan(s);
+    if (releasing) {
+      EXPECT_TRUE(d.kill_requeue.empty());
+      EXPECT_EQ(d.start, (std::vector<JobId>{4}));
+    } else {
+      EXPECT_EQ(d.kill_requeue, (std::vector<JobId>{2})) << "the control: L1 is killed";
+    }
+  }
+}
+
 // A running job of lower priority than the head that may not be requeued (the plugin:
 // outside easypp_requeue_partitions) is never killed, so it holds its processors to its
 // predicted end in the head's reservation too. 5 processors at t=10: J1 (2, higher

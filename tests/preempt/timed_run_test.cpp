@@ -7,6 +7,8 @@
 #include "core/job_request.h"
 #include "core/machine.h"
 #include "core/policy.h"
+#include "core/timed_run.h"
+#include "../core/snapshot.h"
 #include "sim/simulator.h"
 #include "support.h"
 
@@ -139,6 +141,45 @@ TEST(TimedRunNodes, LazyTerminationKillsOnTheNodeTheStartNeeds) {
   EXPECT_EQ(o.killed_runs[0].end, 150);
   EXPECT_EQ(o.killed_runs[1].job, 2u);
   EXPECT_EQ(o.killed_runs[1].end, 300);
+}
+
+// Lazy termination does not kill again for a start a victim still completing makes room
+// for (the plugin: Slurm cleans up after the killed job; Job::releasing). Pool of 10,
+// 90-s trials, FCFS base. H (8, may not be requeued: no trial) heads the queue and blocks
+// every commit. Pass at 0: A, B, C, E, F (2 each) get trials. Pass at 100 (all past their
+// trials): D (4) arrives and its trial needs 4: A and B, first trials ended (ties by id),
+// are killed. Pass at 101: A and B still completing, D not started yet. Counting them as
+// holding their 4 would kill C and E too (D's trial on their shares); as releasing, their
+// 4 are D's and nothing more is killed.
+TEST(TimedRun, NoFurtherKillWhileAVictimIsStillCompleting) {
+  for (bool releasing : {false, true}) {
+    TimedRunPolicy policy("timed-run", PolicyTraits{}, BaseScheduler::fcfs, 90);
+    ClusterState s;
+    s.procs = 10;
+    s.now = 0;
+    Job h = test::waiting(9, 8, 100);
+    h.requeueable = false;
+    h.priority = 100;  // above the others (0)
+    s.waiting = {h};
+    for (JobId id : {1, 2, 3, 4, 5}) s.waiting.push_back(test::waiting(id, 2, 1000));
+    ASSERT_EQ(policy.plan(s).start, (std::vector<JobId>{1, 2, 3, 4, 5}));
+    for (JobId id : {1, 2, 3, 4, 5}) s.running.push_back(test::running(id, 2, 0, 1000));
+    s.waiting = {h, test::waiting(6, 4, 50)};
+    s.now = 100;
+    ASSERT_EQ(policy.plan(s).kill_requeue, (std::vector<JobId>{1, 2}));
+    s.now = 101;
+    for (std::size_t k : {0, 1}) {
+      s.running[k].job.requeueable = false;  // completing: Slurm would not requeue it
+      s.running[k].job.releasing = releasing;
+    }
+    const Decision d = policy.plan(s);
+    if (releasing) {
+      EXPECT_TRUE(d.kill_requeue.empty());
+      EXPECT_EQ(d.start, (std::vector<JobId>{6}));
+    } else {
+      EXPECT_EQ(d.kill_requeue, (std::vector<JobId>{3, 4})) << "the control: C and E are killed";
+    }
+  }
 }
 
 TEST(TimedRun, BadOptionsAreNamed) {
