@@ -43,10 +43,14 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
                           [id](const RunningJob& r) { return r.job.id == id; });
     });
   }
+  // A job waiting again (killed, or its trial start refused) has no trial under way: if
+  // another scheduler (Slurm's main one) starts it, that run is committed, never killed.
+  for (const Job& w : state.waiting) trial_started_.erase(w.id);
   // Running jobs: committed ones stay in the base plan as running; the others are on
   // their trial or past it (terminable: not counted, so their share is free to the plan;
   // they are killed below if a start needs it). A job this policy never started (a policy
-  // object created while jobs run) counts as committed.
+  // object created while jobs run) counts as committed, and so does a restarted one (one
+  // trial per job, paper 004).
   queue_.clear();
   plan_.begin(state);
   std::optional<Time> wake;
@@ -55,7 +59,8 @@ Decision TimedRunPolicy::plan(const ClusterState& state) {
     // On its way out (a victim still completing): its share is free to the plan, as a
     // terminable one's, but it is no victim (a start there waits for Slurm's clean-up).
     if (r.job.releasing) continue;
-    if (trial == 0 || !r.job.requeueable || !trial_started_.contains(r.job.id)) {
+    if (trial == 0 || !r.job.requeueable || r.job.restarts > 0 ||
+        !trial_started_.contains(r.job.id)) {
       plan_.count(r, r.predicted_end());
       continue;
     }

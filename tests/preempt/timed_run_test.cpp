@@ -182,6 +182,41 @@ TEST(TimedRun, NoFurtherKillWhileAVictimIsStillCompleting) {
   }
 }
 
+// One trial per job: a killed job that another scheduler restarts (Slurm's main one, on
+// a job's end) runs committed and is never killed again. Pool of 4, 90-s trials, FCFS.
+// At 0 X (4) gets a trial. At 100 D (4) arrives: X, past its trial, is killed for D's
+// trial. At 150 X waits again (1 restart) behind D. At 300 X runs, started at 250 by
+// Slurm's main scheduler, and E (4) arrives: X is committed, E waits; nothing is killed
+// (before, X counted as on a trial from 250 and was killed again at 340).
+TEST(TimedRun, AJobRestartedByAnotherSchedulerIsNeverKilledAgain) {
+  TimedRunPolicy policy("timed-run", PolicyTraits{}, BaseScheduler::fcfs, 90);
+  ClusterState s;
+  s.procs = 4;
+  s.now = 0;
+  s.waiting = {test::waiting(1, 4, 1000)};
+  ASSERT_EQ(policy.plan(s).start, (std::vector<JobId>{1}));
+  s.running = {test::running(1, 4, 0, 1000)};
+  s.waiting = {test::waiting(2, 4, 100)};
+  s.now = 100;
+  ASSERT_EQ(policy.plan(s).kill_requeue, (std::vector<JobId>{1}));
+  Job x = test::waiting(1, 4, 1000);
+  x.restarts = 1;
+  s.running = {test::running(2, 4, 100, 100)};
+  s.waiting = {x};
+  s.now = 150;
+  EXPECT_TRUE(policy.plan(s).start.empty());
+  RunningJob restarted = test::running(1, 4, 250, 1000);
+  restarted.job.restarts = 1;
+  s.running = {restarted};
+  s.waiting = {test::waiting(3, 4, 100)};
+  for (Time now : {Time{300}, Time{341}, Time{400}}) {
+    s.now = now;
+    const Decision d = policy.plan(s);
+    EXPECT_TRUE(d.kill_requeue.empty()) << "at " << now;
+    EXPECT_TRUE(d.start.empty()) << "at " << now;
+  }
+}
+
 TEST(TimedRun, BadOptionsAreNamed) {
   EXPECT_THROW(
       {
