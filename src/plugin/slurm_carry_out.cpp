@@ -160,9 +160,21 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
     const std::unordered_set<JobId> planned(d.start.begin(), d.start.end());
     if (trace) trace_state(group_name(group, model), group.policy, group.state, d);
     // Kills first (papers 002/004): the plan's starts use what they free. Plan again
-    // with the victims back in the queue.
-    if (requeue_victims(d.kill_requeue, rules.requeue_partitions, group.policy) > 0)
-      again = true;
+    // with the victims back in the queue. Only for starts still wanted: the plan was made
+    // without the locks, and a job it kills for may have been started (by Slurm's main
+    // scheduler), held or cancelled since; Slurm preempts only for a job starting now.
+    if (!d.kill_requeue.empty()) {
+      const bool wanted = std::all_of(d.start.begin(), d.start.end(), [](JobId planned) {
+        job_record_t* job = find_job_record(static_cast<std::uint32_t>(slurm_job_id(planned)));
+        return job && still_startable(job);
+      });
+      if (!wanted) {
+        if (trace) info("sched/easypp: kills of a stale plan not carried out (a start it made room for is gone)");
+        again = true;
+      } else if (requeue_victims(d.kill_requeue, rules.requeue_partitions, group.policy) > 0) {
+        again = true;
+      }
+    }
     for (std::size_t i = 0; i < d.start.size() && i < d.start_allocations.size(); ++i) {
       const JobId id = slurm_job_id(d.start[i]);
       auto w = where.find(id);

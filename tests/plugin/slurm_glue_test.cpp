@@ -130,6 +130,7 @@ extern "C" bool deadline_ok(job_record_t* job, char*) {
 
 // Federation: jobs whose lock a sibling cluster holds, and what was locked, unlocked and
 // reported started (in order, by job id).
+std::vector<uint32_t> g_requeued;  // job_requeue's calls, by job id
 std::vector<uint32_t> g_fed_locked_elsewhere;
 std::vector<std::string> g_fed_calls;
 extern "C" int fed_mgr_job_lock(job_record_t* job) {
@@ -342,7 +343,10 @@ void srun_allocate(job_record_t* job) { g_launched.push_back(job->job_id); }
 void rebuild_job_part_list(job_record_t*) {}
 void job_resv_clear_magnetic_flag(job_record_t*) {}
 slurmctld_resv_t* find_resv_name(char*) { return nullptr; }
-int job_requeue(uid_t, uint32_t, slurm_msg_t*, bool, uint32_t) { return ESLURM_DISABLED; }
+int job_requeue(uid_t, uint32_t job_id, slurm_msg_t*, bool, uint32_t) {
+  g_requeued.push_back(job_id);
+  return SLURM_SUCCESS;
+}
 }
 
 namespace easypp::plugin {
@@ -373,6 +377,7 @@ class FakeSlurm : public ::testing::Test {
     accounting_enforce = ACCOUNTING_ENFORCE_ASSOCS | ACCOUNTING_ENFORCE_LIMITS;
     g_dependent.clear();
     g_fed_locked_elsewhere.clear();
+    g_requeued.clear();
     g_fed_calls.clear();
     g_limit_reasons.clear();
     g_preemption = false;
@@ -2382,6 +2387,62 @@ TEST_F(CarryOut, FederatedStartsTakeTheJobLock) {
   EXPECT_EQ(g_select_calls[1].job, 3u);
   EXPECT_EQ(sibling->job_state, JOB_PENDING);
   EXPECT_EQ(g_fed_calls, (std::vector<std::string>{"lock 1", "start 1", "lock 3", "unlock 3"}));
+}
+
+// A kill (pv-easy, timed-run) is carried out only for a plan whose starts are still
+// wanted: the plan was made without the locks, and the job it makes room for may have
+// been started by Slurm's main scheduler since. Victim 7 runs in p (opted in); planned:
+// start 1, kill 7: job 1 still waiting, 7 is requeued. Planned: start 2, kill 8, and 2
+// started meanwhile: nothing is killed; either way the pass plans again.
+TEST_F(CarryOut, KillsOnlyForStartsStillWanted) {
+  for (bool head_started : {false, true}) {
+    g_requeued.clear();
+    plan_ = {};
+    where_.clear();
+    snap_ = {};
+    job_record_t* head = waiting(head_started ? 2 : 1);
+    job_record_t* victim = running(head_started ? 8 : 7, {{2, 4}}, kNow - 60, 60);
+    victim->batch_flag = 1;
+    victim->details->requeue = 1;
+    victim->part_ptr = part_;
+    plan({{head->job_id, 0, false}});
+    plan_.groups.back().decision.kill_requeue = {victim->job_id};
+    if (head_started) head->job_state = JOB_RUNNING;
+    CarryOutRules rules;
+    rules.requeue_partitions = {"p"};
+    EXPECT_TRUE(run(rules));
+    EXPECT_EQ(g_requeued, head_started ? std::vector<uint32_t>{} : std::vector<uint32_t>{7})
+        << (head_started ? "head started meanwhile" : "head still waiting");
+  }
+}
+
+// Slurm's rules for a victim, checked again when the kill is carried out (the job may
+// have changed since the plan): only a running batch job that may be requeued, not a
+// heterogeneous component or an array's meta record, in an opted-in partition.
+TEST_F(CarryOut, VictimsAreCheckedAgainAtTheKill) {
+  auto victim = [&](uint32_t id) {
+    job_record_t* j = running(id, {{2, 1}}, kNow - 60, 60);
+    j->batch_flag = 1;
+    j->details->requeue = 1;
+    j->part_ptr = part_;
+    return j;
+  };
+  victim(10);                                    // fine: requeued
+  victim(11)->job_state = JOB_COMPLETE;          // ended since the plan
+  victim(12)->details->requeue = 0;              // --no-requeue
+  victim(13)->batch_flag = 0;                    // salloc/srun
+  victim(14)->het_job_id = 14;                   // heterogeneous job
+  victim(15)->array_recs = &array_;              // an array's meta record
+  victim(16)->job_state = JOB_RUNNING | JOB_COMPLETING;  // killed already, cleaning up
+  part_record_t* other = partition("q", {0, 1, 2});
+  victim(17)->part_ptr = other;                  // not opted in
+  waiting(1);
+  plan({{1, 0, false}});
+  plan_.groups.back().decision.kill_requeue = {10, 11, 12, 13, 14, 15, 16, 17};
+  CarryOutRules rules;
+  rules.requeue_partitions = {"p"};
+  EXPECT_TRUE(run(rules));
+  EXPECT_EQ(g_requeued, std::vector<uint32_t>{10});
 }
 
 // easypp_max_starts ends the starts of the pass; a planned job that is out of this
