@@ -20,7 +20,10 @@ struct epp_predictor {
   mutable std::mutex mu;
   RuntimeModel model;
   // A state file of a newer schema this handle refused to load: never overwritten by it.
-  std::string newer_state_path;
+  // A state file a load found but did not read (LoadOutcome::kept), and why: never
+  // overwritten by this handle until a load reads it or finds none.
+  std::string kept_state_path;
+  std::string kept_why;
 };
 
 extern "C" {
@@ -86,9 +89,9 @@ int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen)
   try {
     std::lock_guard lock(p->mu);
     std::string error;
-    if (!p->newer_state_path.empty() && p->newer_state_path == path) {
+    if (!p->kept_state_path.empty() && p->kept_state_path == path) {
       easypp::predictor::set_error(err, errlen,
-                                   std::string(path) + ": holds a newer easypp's state; not overwriting it "
+                                   std::string(path) + ": " + p->kept_why + "; not overwriting it "
                                                        "(move it away to save this history there)");
       return -1;
     }
@@ -114,10 +117,12 @@ int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
     std::lock_guard lock(p->mu);
     std::string error;
     auto outcome = easypp::predictor::load_state(p->model, path, error);
-    if (outcome.newer_schema)
-      p->newer_state_path = path;
-    else if (p->newer_state_path == path)
-      p->newer_state_path.clear();
+    if (!outcome.kept.empty()) {
+      p->kept_state_path = path;
+      p->kept_why = outcome.kept;
+    } else if (p->kept_state_path == path) {
+      p->kept_state_path.clear();
+    }
     if (outcome.result != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
     return outcome.result;
   } catch (const std::exception& e) {  // the model is only replaced by a complete load
@@ -140,7 +145,8 @@ int epp_copy_history(epp_predictor* to, const epp_predictor* from, char* err, si
       easypp::predictor::set_error(err, errlen, error);
       return -1;
     }
-    to->newer_state_path = from->newer_state_path;
+    to->kept_state_path = from->kept_state_path;
+    to->kept_why = from->kept_why;
     return 0;
   } catch (const std::exception& e) {
     easypp::predictor::set_error(err, errlen, std::string("epp_copy_history: ") + e.what());

@@ -491,6 +491,15 @@ bool copy_state(const RuntimeModel& from, RuntimeModel& to, std::string& error) 
   return true;
 }
 
+namespace {
+// Why a file that exists but could not be read is kept: a save would replace the history
+// in it, unread, with this process's (a passing I/O error at start-up would lose it all).
+std::string unreadable(std::string& error) {
+  error += "; not overwritten until a load reads it or it is moved away";
+  return "could not be read at the last load";
+}
+}  // namespace
+
 LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error) {
   remove_stale_temporaries(path);
   Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
@@ -504,7 +513,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
       return {EPP_LOAD_ERROR};
     }
     error = sys_error(path, "cannot open");
-    return {EPP_LOAD_ERROR};
+    return {EPP_LOAD_ERROR, unreadable(error)};
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -524,7 +533,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
     if (n < 0) {
       if (errno == EINTR) continue;
       error = sys_error(path, "cannot read");
-      return {EPP_LOAD_ERROR};
+      return {EPP_LOAD_ERROR, unreadable(error)};
     }
     if (n == 0) break;
     text.append(buf, static_cast<std::size_t>(n));
@@ -535,7 +544,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
       return {EPP_LOAD_OK};
     case ParseOutcome::Newer:
       error = path + ": " + why + "; left untouched and not overwritten (history is not saved until it is moved away)";
-      return {EPP_LOAD_ERROR, true};
+      return {EPP_LOAD_ERROR, "holds a newer easypp's state"};
     case ParseOutcome::Corrupt:
       break;
   }

@@ -25,7 +25,9 @@ bool save_state(const RuntimeModel& model, const std::string& path, std::string&
 // the history it had, so a failed reload never loses what was learnt in memory.
 struct LoadOutcome {
   int result = 0;             // an epp_load_result
-  bool newer_schema = false;  // a newer easypp's file: left untouched, must not be overwritten
+  // The file is there but was not loaded and must not be overwritten: a newer easypp's,
+  // or one that could not be read (an I/O error, no permission): `kept` says why.
+  std::string kept;
 };
 
 // Reads PATH (O_NOFOLLOW; refused if owned by another user). A corrupt file (bad JSON,

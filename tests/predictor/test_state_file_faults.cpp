@@ -308,6 +308,44 @@ TEST_F(StateFileFaults, AnotherUsersFileIsNeitherReplacedNorRead) {
   EXPECT_EQ(said, path_ + ": owned by uid 0, not by uid 65534 (this process); refusing to read it (chown or remove it)");
 }
 
+// A file there that cannot be read (an I/O error, here no permission: mode 0000 as its
+// non-root owner) is not replaced by the next save: the history in it, unread, would be
+// lost. Once a load reads it (the mode back), saving works again.
+TEST_F(StateFileFaults, UnreadableFileIsNotOverwritten) {
+  auto a = make_predictor("");
+  teach(a.get(), 1, 7, 3600, 900, 10000);
+  ASSERT_EQ(save(a.get()), 0) << err_;
+  const std::string before = read(path_);
+  const bool root = ::geteuid() == 0;
+  if (root) {
+    ASSERT_EQ(::chown(path_.c_str(), kNobody, kNobody), 0);
+    ASSERT_EQ(::chown(dir_.c_str(), kNobody, kNobody), 0);
+  }
+  std::string said;
+  int rc = in_child(
+      [&](std::string& say) {
+        if (root && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0))
+          return say = "cannot become nobody", 77;
+        if (::chmod(path_.c_str(), 0) != 0) return say = "cannot chmod", 77;
+        auto p = make_predictor("");
+        teach(p.get(), 5, 9, 3600, 60, 10000);
+        if (load(p.get()) != EPP_LOAD_ERROR) return say = "loaded an unreadable file", 1;
+        say = std::string(err_) + "\n";
+        if (save(p.get()) != -1) return say += "saved over it", 1;
+        say += err_;
+        if (::chmod(path_.c_str(), 0600) != 0) return say += " / cannot chmod back", 77;
+        if (read(path_) != before) return say += " / the file changed", 1;
+        if (load(p.get()) != EPP_LOAD_OK) return say += std::string(" / no load once readable: ") + err_, 1;
+        if (save(p.get()) != 0) return say += std::string(" / no save once read: ") + err_, 1;
+        return 0;
+      },
+      said);
+  if (rc == 77) GTEST_SKIP() << said;
+  ASSERT_EQ(rc, 0) << said;
+  EXPECT_EQ(said, path_ + ": cannot open: Permission denied; not overwritten until a load reads it or it is moved away\n" +
+                      path_ + ": could not be read at the last load; not overwriting it (move it away to save this history there)");
+}
+
 // A newer easypp's file (a downgrade): not corrupt, so not set aside; left untouched and
 // never overwritten by this handle, whose history stays as it was.
 TEST_F(StateFileFaults, NewerSchemaIsLeftUntouched) {
