@@ -336,9 +336,6 @@ class Scheduler {
         if (round == 0) {
           counts.queued = queue.length;
           counts.not_runnable = queue.not_runnable;
-          // Stale planned nodes go (build_job_queue cleared the start times): each pass
-          // shows its own.
-          for (const QueuedJob& q : queue.all) xfree(q.job->sched_nodes);
           for (const PartitionQueue& pq : queue.partitions)
             if (pq.partition->state_up & PARTITION_SCHED) ++counts.partitions;
         }

@@ -162,7 +162,9 @@ QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& befo
   QueueBuild out;
   const time_t now = time(nullptr);
   // One cheap walk in this hold: the per-job resets build_job_queue makes for every job
-  // (pending or not), and the pending jobs' ids to visit in slices.
+  // (pending or not), stock backfill's _clear_job_estimates for every pending one (the
+  // start and nodes shown last pass: held, dependent or capped jobs keep none), and the
+  // pending jobs' ids to visit in slices.
   std::vector<std::uint32_t> pending;
   {
     OwnedIterator it(job_list);
@@ -170,7 +172,11 @@ QueueBuild build_queue_in_slices(const YieldPoint& yield, const YieldPoint& befo
       job->preempt_in_progress = false;
       if (job->array_recs) job->array_recs->pend_run_tasks = 0;
       if (job->resv_list) job->resv_ptr = nullptr;
-      if (IS_JOB_PENDING(job)) pending.push_back(job->job_id);
+      if (IS_JOB_PENDING(job)) {
+        job->start_time = 0;
+        xfree(job->sched_nodes);
+        pending.push_back(job->job_id);
+      }
     }
   }
   const bool preemption = slurm_preemption_enabled();

@@ -840,6 +840,29 @@ TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
   EXPECT_TRUE(gone.abandoned);
 }
 
+// Every pending job's start and nodes shown by the last pass are cleared when the queue
+// is built, as stock's _clear_job_estimates does, also for a job that is not queued now
+// (held here): squeue --start and SchedNodeList would show the old plan for it.
+TEST_F(FakeSlurm, QueueBuildClearsEveryPendingJobsShownPlan) {
+  nodes({4}, {true});
+  part_record_t* a = partition("a", {0});
+  job_record_t* held = pending(1, 1, 1);
+  job_record_t* queued = pending(2, 1, 1);
+  queue(queued, a, 10);
+  held->part_ptr = a;
+  held->priority = 0;
+  for (job_record_t* j : {held, queued}) {
+    j->start_time = kNow + 600;
+    j->sched_nodes = xstrdup("n0");
+  }
+  const JobQueue q = read_job_queue(10);
+  ASSERT_EQ(q.all.size(), 1u);
+  for (job_record_t* j : {held, queued}) {
+    EXPECT_EQ(j->start_time, 0) << "job " << j->job_id;
+    EXPECT_EQ(j->sched_nodes, nullptr) << "job " << j->job_id;
+  }
+}
+
 // build_job_queue's per-job work, replicated (slurm_job_queue.cpp). Worked out by hand:
 // job 1 is held (priority 0): reason Held, not queued. Job 2 waits for a dependency with
 // reason HeldUser: becomes Dependency, not queued. Job 3 is queued in a (priority 7) and
