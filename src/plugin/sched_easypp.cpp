@@ -393,7 +393,9 @@ class Scheduler {
         if (!again || round + 1 == kRounds) {
           locks.step("show");
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
-          show_plan(plan, forecasts, limit_waits, model, where, now, trace);
+          // At the time of showing, not the pass's start (before it planned without the
+          // locks): no start shown in the past, no job stamp moved back.
+          show_plan(plan, forecasts, limit_waits, model, where, time(nullptr), trace);
         }
         // Our own starts need no new pass; a change made by others while we planned (or
         // while the carrying out yielded) does.

@@ -1,5 +1,6 @@
 #include "plugin/slurm_job_queue.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_set>
 #include <vector>
@@ -11,6 +12,9 @@ namespace easypp::plugin {
 
 namespace {
 
+// The job stamp (last_job_update) moves to `now` on each change made here, never back:
+// others may have moved it past `now` during a yield.
+
 // _job_runnable_test1 (job_scheduler.c): pending, not revoked, not cleaning after a
 // requeue, not held, independent. Sets the reasons it sets; clears start_time (the
 // backfill caller's clear_start).
@@ -21,7 +25,7 @@ bool runnable_test1(job_record_t* job, time_t now) {
       (job->step_list && list_count(job->step_list))) {
     job->state_reason = WAIT_CLEANING;
     xfree(job->state_desc);
-    last_job_update = now;
+    last_job_update = std::max(last_job_update, now);
     return false;
   }
   const bool independent = job_independent(job);
@@ -30,7 +34,7 @@ bool runnable_test1(job_record_t* job, time_t now) {
     if (!compat::held_reason_kept(job->state_reason)) {
       job->state_reason = WAIT_HELD;
       xfree(job->state_desc);
-      last_job_update = now;
+      last_job_update = std::max(last_job_update, now);
     }
     return false;
   }
@@ -38,7 +42,7 @@ bool runnable_test1(job_record_t* job, time_t now) {
       (job->state_reason == WAIT_HELD || job->state_reason == WAIT_HELD_USER)) {
     job->state_reason = WAIT_DEPENDENCY;  // released behind an active dependency
     xfree(job->state_desc);
-    last_job_update = now;
+    last_job_update = std::max(last_job_update, now);
   }
   return independent;
 }
@@ -50,7 +54,7 @@ bool runnable_test2(job_record_t* job, time_t now) {
       (reason != WAIT_NO_REASON || compat::partition_reason_may_clear(job))) {
     job->state_reason = static_cast<decltype(job->state_reason)>(reason);
     xfree(job->state_desc);
-    last_job_update = now;
+    last_job_update = std::max(last_job_update, now);
   }
   return reason == WAIT_NO_REASON;
 }
@@ -89,7 +93,7 @@ void queue_job(List queue, job_record_t* job, time_t now) {
   if (job->state_reason != WAIT_NO_REASON && job->state_reason != WAIT_PRIORITY &&
       job->state_reason != WAIT_RESOURCES && job->state_reason != job->state_reason_prev_db) {
     job->state_reason_prev_db = job->state_reason;
-    last_job_update = now;
+    last_job_update = std::max(last_job_update, now);
   }
   if (!runnable_test1(job, now)) return;
   int prio_inx = -1;  // priority_array follows part_ptr_list (x qos_list from 24.11)

@@ -85,7 +85,7 @@ void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservatio
   where = "limits";
   for (const LimitWait& w : limit_waits)
     show(find_job_record(w.job), w.shown, nullptr, "refused for a limit, shown to start at");
-  if (changed) last_job_update = now;
+  if (changed) last_job_update = std::max(last_job_update, now);  // never back
 }
 
 }  // namespace easypp::plugin

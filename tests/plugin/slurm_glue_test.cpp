@@ -2575,6 +2575,18 @@ TEST_F(ShowPlan, ReservedJobShowsItsStartNodesAndReason) {
   EXPECT_EQ(last_job_update, kNow);
 }
 
+// The job stamp never goes back: moved past the time of showing by others (an RPC while
+// the pass planned without the locks), it stays; squeue -i and the plugin's own change
+// test would otherwise miss that change.
+TEST_F(ShowPlan, JobStampNeverMovesBack) {
+  pending(1, 8, 60);
+  Decision d;
+  d.reservations = {at(1, kNow + 600, {1})};
+  last_job_update = kNow + 5;
+  show_plan(one_group({{1, true}}, d), {{}}, {}, model_, queued({1}), kNow, false);
+  EXPECT_EQ(last_job_update, kNow + 5);
+}
+
 // A start is never shown in the past (now + 1 at the earliest), and within a pass the
 // earliest start shown stays: a later forecast of a job does not move it back.
 TEST_F(ShowPlan, ShownStartsAreFutureAndTheEarliestOfThePassStays) {
