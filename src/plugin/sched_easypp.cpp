@@ -295,6 +295,11 @@ class Scheduler {
             config_.max_rpc_cnt);
       return;
     }
+    // As stock backfill's cycle: sdiag shows it active, and slurmctld purges no old job
+    // record meanwhile (controller.c skips purge_old_job while bf_active). Set with none of
+    // slurmctld's locks held, as stock sets it (the purge takes them under this mutex);
+    // declared before the pass's locks, so cleared after they are given back.
+    const ActiveFlag active;
     bool trace = config_.debug;
     std::unordered_set<JobId> not_runnable;
     QosBlock blocked;
@@ -461,6 +466,18 @@ class Scheduler {
   }
 
   // sdiag's "Backfilling stats", filled as stock backfill does.
+  struct ActiveFlag {
+    ActiveFlag() { set(1); }
+    ~ActiveFlag() { set(0); }
+    ActiveFlag(const ActiveFlag&) = delete;
+    ActiveFlag& operator=(const ActiveFlag&) = delete;
+    static void set(std::uint32_t active) {
+      slurm_mutex_lock(&check_bf_running_lock);
+      slurmctld_diag_stats.bf_active = active;
+      slurm_mutex_unlock(&check_bf_running_lock);
+    }
+  };
+
   static void finish_stats(const struct timeval& t0, const PassCounts& counts) {
     struct timeval t1;
     gettimeofday(&t1, nullptr);
