@@ -27,6 +27,11 @@ struct JobRequest {
   // whole cores (Node::cpu_unit) a share's memory rounds up with its CPUs, as Slurm's
   // cons_tres charges it on the job's allocated CPUs.
   std::int64_t memory_per_cpu = 0;
+  // Slurm's pn_min_cpus (--mincpus, --ntasks-per-node x --cpus-per-task): a node is used
+  // only with at least this many CPUs free for the job, and its share holds that many at
+  // least, as cons_tres allocates them. 0: none.
+  int min_cpus_per_node = 0;
+  int max_tasks_per_node = 0;  // --ntasks-per-node: at most this many tasks on a node (0: any)
   bool exclusive = false;             // whole nodes
   bool contiguous = false;            // --contiguous: nodes of consecutive indices
   std::vector<std::string> features;  // every one required on each node, unless:

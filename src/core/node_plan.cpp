@@ -240,6 +240,9 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   if (!free.covers(request.per_node)) return 0;
   std::int64_t tasks = std::max(request.tasks, request.min_nodes);
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
+  if (request.min_cpus_per_node > 0 && free[kCpu] - free[kCpu] % unit < request.min_cpus_per_node)
+    return 0;
+  if (request.max_tasks_per_node > 0) tasks = std::min<std::int64_t>(tasks, request.max_tasks_per_node);
   for (std::size_t k = 0; k < kMaxResourceKinds; ++k) {
     if (request.per_task[k] <= 0) continue;
     // CPUs come in whole units: what is free of them, in units, is all a share may use.
@@ -263,6 +266,11 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
   if (whole_nodes(*machine_, request)) return machine_->nodes()[n].capacity;
   Resources amount = request.per_node;
   for (std::size_t k = 0; k < kMaxResourceKinds; ++k) amount[k] += request.per_task[k] * tasks;
+  if (amount[kCpu] < request.min_cpus_per_node) {  // a node's minimum, however few tasks
+    const std::int64_t more = request.min_cpus_per_node - amount[kCpu];
+    amount[kCpu] += more;
+    if (request.memory_per_cpu > 0) amount[kMemory] += request.memory_per_cpu * more;
+  }
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   if (amount[kCpu] % unit != 0) {
     amount[kCpu] += unit - amount[kCpu] % unit;
@@ -290,7 +298,8 @@ bool NodePlan::plain(const JobRequest& r) {
   return r.per_task == cpu_only && r.per_node == Resources{} && r.min_nodes <= 1 &&
          r.max_nodes == 0 && r.features.empty() && r.required.empty() && r.excluded.empty() &&
          r.partitions.empty() && r.licences == Resources{} && r.reservation.empty() &&
-         r.other_reservations.empty() && !r.contiguous;
+         r.other_reservations.empty() && !r.contiguous && r.min_cpus_per_node <= 1 &&
+         r.max_tasks_per_node == 0;
 }
 
 std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,

@@ -80,6 +80,14 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
   if (rec.cpus_per_node > 0)
     tasks = std::max(tasks, (r.min_nodes * rec.cpus_per_node + cpt - 1) / cpt);
   r.tasks = tasks;
+  // Per node, as cons_tres tests each node: pn_min_cpus free on it, at most
+  // --ntasks-per-node tasks, so at least tasks / ntasks_per_node nodes (job_test.c).
+  r.min_cpus_per_node = rec.cpus_per_node > cpt ? rec.cpus_per_node : 0;
+  if (rec.tasks_per_node > 0) {
+    r.max_tasks_per_node = rec.tasks_per_node;
+    r.min_nodes = std::max(r.min_nodes, (tasks + rec.tasks_per_node - 1) / rec.tasks_per_node);
+    if (r.max_nodes > 0 && r.max_nodes < r.min_nodes) r.max_nodes = r.min_nodes;
+  }
   r.per_task[kCpu] = cpt;
   r.exclusive = rec.exclusive;
   r.contiguous = rec.contiguous;

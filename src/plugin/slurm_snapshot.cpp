@@ -328,6 +328,8 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
   r.cpus_per_task = d->cpus_per_task == NO_VAL16 || d->cpus_per_task == 0 ? 1 : d->cpus_per_task;
   r.min_cpus = static_cast<int>(std::clamp<std::int64_t>(given(d->min_cpus), 1, 1 << 24));
   r.cpus_per_node = static_cast<int>(std::min<std::int64_t>(given(d->pn_min_cpus), 1 << 16));
+  if (d->ntasks_per_node != NO_VAL16 && d->ntasks_per_node != INFINITE16)
+    r.tasks_per_node = d->ntasks_per_node;
   if (memory && d->pn_min_memory != NO_VAL64) {
     if (d->pn_min_memory & MEM_PER_CPU)
       r.mem_per_cpu_mb = given(d->pn_min_memory & ~MEM_PER_CPU);

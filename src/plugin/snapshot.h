@@ -41,6 +41,7 @@ struct RequestRecord {
   int cpus_per_task = 1;
   int min_cpus = 1;      // the job's total minimum CPUs
   int cpus_per_node = 0;  // pn_min_cpus: at least this many CPUs on each node used
+  int tasks_per_node = 0;  // --ntasks-per-node (0: not given)
   // Memory, only where the plan counts it (CR_*_Memory; otherwise all 0 and false).
   std::int64_t mem_per_node_mb = 0;  // --mem
   std::int64_t mem_per_cpu_mb = 0;   // --mem-per-cpu (0 when asked per node)

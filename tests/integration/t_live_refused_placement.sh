@@ -10,7 +10,8 @@
 #   cap since t_live_partition_cpu_cap, puts it there too; before, it put it on one).
 # - 3 nodes x 4 CPUs, X (1 task) on n1, Y (3 tasks) on n2; J asks 4 tasks on 2 nodes, 2 per
 #   node (--ntasks-per-node=2): n2 has 1 CPU left, so J runs on n1 and n3 at once (the
-#   plan split it 3 + 1 over n1 and n2).
+#   plan, which models --ntasks-per-node per node since, puts it there too; before, it
+#   split it 3 + 1 over n1 and n2).
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 LIVE_EXTRA_PARAMS=sched_interval=-1

@@ -260,6 +260,54 @@ TEST(ClusterModel, CompletingJobsAreReleasing) {
   EXPECT_TRUE(m.running[1].releasing);
 }
 
+// --ntasks-per-node and --mincpus are per node, as cons_tres tests each node (pn_min_cpus
+// free, at most ntasks_per_node tasks; job_test.c): worked out by hand.
+// A: two 64-CPU nodes with 63 and 1 CPUs free, job -N2 --ntasks-per-node=32 (64 tasks,
+//    pn_min_cpus 32): n1 has fewer than 32 free, so it may not start now (the whole job's
+//    64 CPUs are free, 63 + 1, which is all a total count sees); reserved when R1 on n1
+//    ends (600).
+// B: n0 (64 CPUs) idle, n1..n3 (16 each) busy until 600: -n64 --ntasks-per-node=16 needs
+//    4 nodes of 16, so not now on n0 alone: reserved at 600.
+TEST(PlanCluster, TasksPerNodeAndCpusPerNodeArePerNode) {
+  {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 64), node("n1", 64)};
+    s.partitions = {partition("p", {0, 1})};
+    s.running = {running(1, {{0, 1, 0, {}}}, 0, 3000), running(2, {{1, 63, 0, {}}}, 0, 600)};
+    JobRecord j = waiting(3, 64, 600, {"p"}, 100);
+    j.request.min_nodes = 2;
+    j.request.cpus_per_node = 32;
+    j.request.tasks_per_node = 32;
+    s.waiting = {j};
+    const ClusterModel m = build_cluster_model(s);
+    EXPECT_EQ(m.waiting.at(0).request->min_cpus_per_node, 32);
+    EXPECT_EQ(m.waiting.at(0).request->max_tasks_per_node, 32);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    expect_reserved(plan.groups[0], 3, kNow + 600, 0);
+  }
+  {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 64), node("n1", 16), node("n2", 16), node("n3", 16)};
+    s.partitions = {partition("p", {0, 1, 2, 3})};
+    s.running = {running(1, {{1, 16, 0, {}}, {2, 16, 0, {}}, {3, 16, 0, {}}}, 0, 600)};
+    JobRecord j = waiting(3, 64, 600, {"p"}, 100);
+    j.request.tasks_per_node = 16;
+    s.waiting = {j};
+    const ClusterModel m = build_cluster_model(s);
+    EXPECT_EQ(m.waiting.at(0).request->min_nodes, 4);
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(m, kNow);
+    expect_reserved(plan.groups[0], 3, kNow + 600, 0);
+    const Reservation* r = reservation_of(plan.groups[0], 3);
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r->allocation->shares.size(), 4u);
+    for (const NodeShare& sh : r->allocation->shares) EXPECT_EQ(sh.tasks, 16) << "node " << sh.node;
+  }
+}
+
 // The kinds a plan may count are few: licences past them are left to select_nodes, noted
 // once each.
 TEST(ClusterModel, LicencesPastTheLimitAreNoted) {

@@ -1472,6 +1472,7 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   f2.op_code = FEATURE_OP_END;
   p1->details->feature_list = list_of({&f1, &f2});
   p1->details->exc_node_bitmap = bitmap({2});
+  p1->details->ntasks_per_node = 2;
   p1->resv_name = resv_name;
   job_record_t* p2 = pending(11, 1, 30);
   p2->details->pn_min_memory = 0;  // --mem=0: whole nodes' memory
@@ -1532,6 +1533,8 @@ TEST_F(FakeSlurm, ClusterNodesPartitionsReservationsAllocationsAndRequests) {
   EXPECT_EQ(s.waiting[0].priority, 9);
   EXPECT_EQ(r.partitions, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(r.tasks, 4);
+  EXPECT_EQ(r.tasks_per_node, 2) << "--ntasks-per-node";
+  EXPECT_EQ(s.waiting[1].request.tasks_per_node, 0) << "not given";
   EXPECT_EQ(r.cpus_per_task, 2);
   EXPECT_EQ(r.max_nodes, 2);
   EXPECT_EQ(r.mem_per_cpu_mb, 50);
