@@ -137,6 +137,12 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     }
   }
   for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);  // on its nodes
+  if (rec.mem_per_gres_mb > 0) {  // memory per GRES instead of the job's own (none)
+    for (const GresCount& g : rec.gres_per_node) r.per_node[kMemory] += g.count * rec.mem_per_gres_mb;
+    for (const GresCount& g : rec.gres_per_task) r.per_task[kMemory] += g.count * rec.mem_per_gres_mb;
+    for (const GresCount& g : rec.gres_per_job)
+      r.per_node[kMemory] += (g.count + r.min_nodes - 1) / r.min_nodes * rec.mem_per_gres_mb;
+  }
   r.reservation = rec.reservation;
   r.other_reservations = rec.other_reservations;
   add_licences(r.licences, machine, rec.licences);

@@ -340,8 +340,12 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
   }
   if (job->gres_list_req) {
     OwnedIterator it(job->gres_list_req);
+    std::int64_t mem_per_gres = 0;
     while (gres_state_t* gs = it.next<gres_state_t>()) {
       const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
+      if (js)
+        mem_per_gres = std::max(mem_per_gres, given(js->mem_per_gres ? js->mem_per_gres
+                                                                     : js->def_mem_per_gres));
       if (!js || compat::gres_no_consume(js)) continue;
       const std::string kind = gres_kind(gs->gres_name, js->type_name);
       // Per task: the whole request. Slurm derives the per-job total from it (tasks x per
@@ -356,6 +360,11 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
       const std::int64_t per_node = given(js->gres_per_node) + given(js->gres_per_socket);
       if (per_node > 0) r.gres_per_node.push_back({kind, per_node});
       if (given(js->gres_per_job) > 0) r.gres_per_job.push_back({kind, given(js->gres_per_job)});
+    }
+    if (memory && mem_per_gres > 0 && !(job->bit_flags & JOB_MEM_SET)) {
+      r.all_memory = false;
+      r.mem_per_cpu_mb = r.mem_per_node_mb = 0;
+      r.mem_per_gres_mb = mem_per_gres;
     }
   }
   // The job's own features, not feature_list_use: Slurm's temporary may still point at

@@ -46,6 +46,10 @@ struct RequestRecord {
   std::int64_t mem_per_node_mb = 0;  // --mem
   std::int64_t mem_per_cpu_mb = 0;   // --mem-per-cpu (0 when asked per node)
   bool all_memory = false;           // --mem=0 or no default: each node's whole memory
+  // Memory per GRES (--mem-per-gpu, else DefMemPerGPU) of a job that set no memory of its
+  // own: cons_tres then allocates that per GRES instead of the node default (job_test.c,
+  // gres_select_util_job_mem_max: the largest of its GRES). 0: not so.
+  std::int64_t mem_per_gres_mb = 0;
   std::vector<GresCount> gres_per_node;
   std::vector<GresCount> gres_per_task;
   std::vector<GresCount> gres_per_job;  // --gpus=N: a total over the nodes it gets

@@ -840,6 +840,39 @@ TEST_F(FakeSlurm, QueueReadInSlicesDropsJobsStartedDuringAYield) {
   EXPECT_TRUE(gone.abandoned);
 }
 
+// Memory per GPU (--mem-per-gpu, else the partition's DefMemPerGPU) of a job that set no
+// memory of its own: cons_tres allocates it per GPU instead of the node default
+// (job_test.c), so the request carries it, not the whole node's memory (pn_min_memory 0
+// is otherwise --mem=0). A job that set its memory (JOB_MEM_SET) keeps its own.
+TEST_F(FakeSlurm, MemoryPerGpuReplacesTheDefaultOfAJobWithoutItsOwn) {
+  slurm_conf.select_type_param = CR_CPU | CR_MEMORY;
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  char gpu[] = "gpu";
+  gres_job_state_t req{};
+  req.gres_per_node = 2;
+  req.def_mem_per_gres = 10000;
+  gres_state_t req_state{};
+  req_state.gres_name = gpu;
+  req_state.gres_data = &req;
+  job_record_t* dflt = pending(1, 1, 10);
+  dflt->details->pn_min_memory = 0;
+  dflt->gres_list_req = list_of({&req_state});
+  job_record_t* own = pending(2, 1, 10);
+  own->details->pn_min_memory = 4000;
+  own->bit_flags |= JOB_MEM_SET;
+  own->gres_list_req = list_of({&req_state});
+  const ClusterSnapshot s = read_cluster(queued_in(p, {dflt, own}), kNow);
+  ASSERT_EQ(s.waiting.size(), 2u);
+  EXPECT_FALSE(s.waiting[0].request.all_memory);
+  EXPECT_EQ(s.waiting[0].request.mem_per_gres_mb, 10000);
+  EXPECT_EQ(s.waiting[1].request.mem_per_gres_mb, 0);
+  EXPECT_EQ(s.waiting[1].request.mem_per_node_mb, 4000);
+  const JobRequest r = request_of(s.waiting[0].request, build_cluster_model(s).machine);
+  EXPECT_EQ(r.per_node[kMemory], 20000) << "2 GPUs x 10000 MB";
+  EXPECT_FALSE(r.exclusive);
+}
+
 // Every pending job's start and nodes shown by the last pass are cleared when the queue
 // is built, as stock's _clear_job_estimates does, also for a job that is not queued now
 // (held here): squeue --start and SchedNodeList would show the old plan for it.
