@@ -137,6 +137,16 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     }
   }
   for (const GresCount& g : rec.gres_per_job) spread_per_job(r, machine, g);  // on its nodes
+  if (rec.cpus_per_gres > 0) {  // CPUs per GRES: so many on each node used, at least
+    std::int64_t per_node = 0;
+    for (const GresCount& g : rec.gres_per_node) per_node = std::max(per_node, g.count);
+    for (const GresCount& g : rec.gres_per_job)
+      per_node = std::max<std::int64_t>(per_node, (g.count + r.min_nodes - 1) / r.min_nodes);
+    for (const GresCount& g : rec.gres_per_task)
+      r.per_task[kCpu] = std::max<std::int64_t>(r.per_task[kCpu], g.count * rec.cpus_per_gres);
+    r.min_cpus_per_node = static_cast<int>(std::max<std::int64_t>(
+        r.min_cpus_per_node, std::min<std::int64_t>(per_node * rec.cpus_per_gres, 1 << 20)));
+  }
   if (rec.mem_per_gres_mb > 0) {  // memory per GRES instead of the job's own (none)
     for (const GresCount& g : rec.gres_per_node) r.per_node[kMemory] += g.count * rec.mem_per_gres_mb;
     for (const GresCount& g : rec.gres_per_task) r.per_task[kMemory] += g.count * rec.mem_per_gres_mb;

@@ -343,9 +343,12 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
     std::int64_t mem_per_gres = 0;
     while (gres_state_t* gs = it.next<gres_state_t>()) {
       const auto* js = static_cast<const gres_job_state_t*>(gs->gres_data);
-      if (js)
+      if (js) {
         mem_per_gres = std::max(mem_per_gres, given(js->mem_per_gres ? js->mem_per_gres
                                                                      : js->def_mem_per_gres));
+        const int cpg = js->cpus_per_gres ? js->cpus_per_gres : js->def_cpus_per_gres;
+        if (cpg != NO_VAL16) r.cpus_per_gres = std::max(r.cpus_per_gres, cpg);
+      }
       if (!js || compat::gres_no_consume(js)) continue;
       const std::string kind = gres_kind(gs->gres_name, js->type_name);
       // Per task: the whole request. Slurm derives the per-job total from it (tasks x per

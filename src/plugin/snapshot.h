@@ -50,6 +50,9 @@ struct RequestRecord {
   // own: cons_tres then allocates that per GRES instead of the node default (job_test.c,
   // gres_select_util_job_mem_max: the largest of its GRES). 0: not so.
   std::int64_t mem_per_gres_mb = 0;
+  // CPUs per GRES (--cpus-per-gpu, else DefCpuPerGPU): cons_tres needs that many CPUs per
+  // GPU on each node it uses (min_gres_cpu, job_test.c). 0: none.
+  int cpus_per_gres = 0;
   std::vector<GresCount> gres_per_node;
   std::vector<GresCount> gres_per_task;
   std::vector<GresCount> gres_per_job;  // --gpus=N: a total over the nodes it gets

@@ -473,6 +473,30 @@ TEST(PlanCluster, GpuHeadIsNotStarvedByOneGpuJobs) {
   EXPECT_TRUE(starts(plan.groups[0], 4));
 }
 
+// --cpus-per-gpu (or DefCpuPerGPU): cons_tres needs that many CPUs per GPU on each node
+// (min_gres_cpu). n0: 8 CPUs, 4 GPUs; a CPU job holds 7 CPUs until 600. G asks 4 GPUs
+// and 2 CPUs per GPU: 8 CPUs, so not now beside it (1 CPU free), but at 600; without
+// CPUs per GPU it starts now.
+TEST(PlanCluster, CpusPerGpuArePlannedPerNode) {
+  for (int cpus_per_gpu : {2, 0}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 8, 0, {{"gpu", 4}})};
+    s.partitions = {partition("p", {0})};
+    s.running = {running(1, {{0, 7, 0, {}}}, 0, 600)};
+    JobRecord g = waiting(2, 1, 600, {"p"}, 100);
+    g.request.gres_per_node = {{"gpu", 4}};
+    g.request.cpus_per_gres = cpus_per_gpu;
+    s.waiting = {g};
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+    if (cpus_per_gpu > 0)
+      expect_reserved(plan.groups[0], 2, kNow + 600, 0);
+    else
+      EXPECT_TRUE(starts(plan.groups[0], 2));
+  }
+}
+
 // --gpus=3 (per job) on nodes of 2 GPUs: Slurm adds nodes until the total is met (2 + 1
 // on two nodes). The plan takes two nodes, 2 GPUs each (ceil(3 / 2)), and starts it on
 // the idle pair; before, it asked 3 on one node and never started. --gpus=5 does not fit

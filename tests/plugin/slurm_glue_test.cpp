@@ -852,6 +852,7 @@ TEST_F(FakeSlurm, MemoryPerGpuReplacesTheDefaultOfAJobWithoutItsOwn) {
   gres_job_state_t req{};
   req.gres_per_node = 2;
   req.def_mem_per_gres = 10000;
+  req.def_cpus_per_gres = 3;
   gres_state_t req_state{};
   req_state.gres_name = gpu;
   req_state.gres_data = &req;
@@ -870,6 +871,8 @@ TEST_F(FakeSlurm, MemoryPerGpuReplacesTheDefaultOfAJobWithoutItsOwn) {
   EXPECT_EQ(s.waiting[1].request.mem_per_node_mb, 4000);
   const JobRequest r = request_of(s.waiting[0].request, build_cluster_model(s).machine);
   EXPECT_EQ(r.per_node[kMemory], 20000) << "2 GPUs x 10000 MB";
+  EXPECT_EQ(s.waiting[0].request.cpus_per_gres, 3) << "DefCpuPerGPU";
+  EXPECT_EQ(r.min_cpus_per_node, 6) << "2 GPUs x 3 CPUs on each node";
   EXPECT_FALSE(r.exclusive);
 }
 
