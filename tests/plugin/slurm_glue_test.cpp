@@ -551,6 +551,18 @@ class FakeSlurm : public ::testing::Test {
   std::vector<std::unique_ptr<job_details_t>> details_;
   std::vector<std::unique_ptr<job_resources_t>> resources_;
   std::vector<std::vector<uint16_t>> cpu_arrays_;
+  std::vector<std::unique_ptr<gres_job_state_t>> gres_counts_;
+  std::vector<std::unique_ptr<gres_state_t>> gres_states_;
+
+  // A gres_list_req entry: a request of GRES `name` with the counts of `counts`.
+  gres_state_t* gres_request(const char* name, const gres_job_state_t& counts) {
+    auto& js = gres_counts_.emplace_back(std::make_unique<gres_job_state_t>(counts));
+    auto& gs = gres_states_.emplace_back(std::make_unique<gres_state_t>());
+    *gs = gres_state_t{};
+    gs->gres_name = const_cast<char*>(name);
+    gs->gres_data = js.get();
+    return gs.get();
+  }
   std::vector<bitstr_t*> bitmaps_;  // freed at tear-down
   std::vector<List> lists_;         // freed at tear-down (entries owned elsewhere)
 
@@ -848,21 +860,18 @@ TEST_F(FakeSlurm, MemoryPerGpuReplacesTheDefaultOfAJobWithoutItsOwn) {
   slurm_conf.select_type_param = CR_CPU | CR_MEMORY;
   nodes({8}, {true});
   part_record_t* p = partition("p", {0});
-  char gpu[] = "gpu";
   gres_job_state_t req{};
   req.gres_per_node = 2;
   req.def_mem_per_gres = 10000;
   req.def_cpus_per_gres = 3;
-  gres_state_t req_state{};
-  req_state.gres_name = gpu;
-  req_state.gres_data = &req;
+  gres_state_t* gpus = gres_request("gpu", req);
   job_record_t* dflt = pending(1, 1, 10);
   dflt->details->pn_min_memory = 0;
-  dflt->gres_list_req = list_of({&req_state});
+  dflt->gres_list_req = list_of({gpus});
   job_record_t* own = pending(2, 1, 10);
   own->details->pn_min_memory = 4000;
   own->bit_flags |= JOB_MEM_SET;
-  own->gres_list_req = list_of({&req_state});
+  own->gres_list_req = list_of({gpus});
   const ClusterSnapshot s = read_cluster(queued_in(p, {dflt, own}), kNow);
   ASSERT_EQ(s.waiting.size(), 2u);
   EXPECT_FALSE(s.waiting[0].request.all_memory);
@@ -1614,15 +1623,11 @@ TEST_F(FakeSlurm, GpusPerTaskAreTheWholeGpuRequest) {
   job_record_t* j = pending(12, 2, 30);
   j->part_ptr = p;
   j->details->num_tasks = 2;
-  char gpu[] = "gpu";
   gres_job_state_t req{};
   req.gres_per_task = 2;
   req.gres_per_job = 4;
   req.gres_per_node = 4;
-  gres_state_t req_state{};
-  req_state.gres_name = gpu;
-  req_state.gres_data = &req;
-  j->gres_list_req = list_of({&req_state});
+  j->gres_list_req = list_of({gres_request("gpu", req)});
   const std::vector<ClusterJob> jobs =
       cluster_jobs(read_job_queue(10), [](part_record_t*) { return true; });
   const ClusterSnapshot s = read_cluster(jobs, kNow);
