@@ -65,6 +65,7 @@ struct Partition {
   std::string name;
   NodeSet nodes;
   bool exclusive = false;  // OverSubscribe=EXCLUSIVE: every job takes whole nodes
+  int max_nodes = 0;       // MaxNodes: a job runs on at most this many of them; 0: no cap
 };
 
 struct Licence {

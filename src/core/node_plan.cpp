@@ -392,21 +392,43 @@ bool NodePlan::licences_fit(const JobRequest& request, Time start, Time duration
   return free.covers(request.licences);
 }
 
-std::vector<JobRequest> NodePlan::reservation_choices(const JobRequest& request) {
+bool NodePlan::has_choices(const JobRequest& request) const {
+  if (!request.other_reservations.empty() || request.partitions.size() > 1) return true;
+  if (request.partitions.size() != 1 || request.partitions[0] >= machine_->partitions().size())
+    return false;
+  const int cap = machine_->partitions()[request.partitions[0]].max_nodes;
+  return cap > 0 && std::max(1, request.min_nodes) <= cap &&
+         (request.max_nodes <= 0 || request.max_nodes > cap);
+}
+
+std::vector<JobRequest> NodePlan::choices(const JobRequest& request) const {
   std::vector<JobRequest> out;
   JobRequest one = request;
   one.other_reservations.clear();
-  out.push_back(one);
-  for (const std::string& name : request.other_reservations) {
-    one.reservation = name;
-    out.push_back(one);
+  const std::size_t n_reservations = 1 + request.other_reservations.size();
+  for (std::size_t k = 0; k < n_reservations; ++k) {
+    if (k > 0) one.reservation = request.other_reservations[k - 1];
+    if (request.partitions.empty()) {
+      out.push_back(one);
+      continue;
+    }
+    for (std::size_t p : request.partitions) {
+      JobRequest in = one;
+      in.partitions = {p};
+      const int cap = p < machine_->partitions().size() ? machine_->partitions()[p].max_nodes : 0;
+      // Above the cap only under a QOS with PartitionMaxNodes (job_limits_check refuses
+      // it otherwise), which lifts it: then left as asked.
+      if (cap > 0 && std::max(1, in.min_nodes) <= cap && (in.max_nodes <= 0 || in.max_nodes > cap))
+        in.max_nodes = cap;
+      out.push_back(std::move(in));
+    }
   }
   return out;
 }
 
 bool NodePlan::ever_fits(const JobRequest& request) const {
-  if (!request.other_reservations.empty()) {
-    for (const JobRequest& one : reservation_choices(request))
+  if (has_choices(request)) {
+    for (const JobRequest& one : choices(request))
       if (ever_fits(one)) return true;
     return false;
   }
@@ -448,8 +470,8 @@ bool NodePlan::ever_fits(const JobRequest& request) const {
 
 std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time duration,
                                               Time limit) const {
-  if (!request.other_reservations.empty()) {
-    for (const JobRequest& one : reservation_choices(request))
+  if (has_choices(request)) {
+    for (const JobRequest& one : choices(request))
       if (auto a = place_now(one, duration, limit)) return a;
     return std::nullopt;
   }
@@ -493,9 +515,9 @@ std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time du
 
 NodePlan::Slot NodePlan::earliest_start(const JobRequest& request, Time duration,
                                         Time limit) const {
-  if (!request.other_reservations.empty()) {
+  if (has_choices(request)) {
     Slot best;
-    for (const JobRequest& one : reservation_choices(request)) {
+    for (const JobRequest& one : choices(request)) {
       Slot s = earliest_start(one, duration, limit);
       if (s.start < best.start) best = std::move(s);
     }

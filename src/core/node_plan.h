@@ -42,9 +42,12 @@ class NodePlan {
   // CPUs really idle now over the whole machine (a pass stops backfilling at 0).
   std::int64_t idle_cpus() const { return idle_cpus_; }
 
-  // A request with other_reservations is planned as each of its choices alone (the one
-  // named first, or outside every reservation, then each other one) and gets the
-  // earliest: its nodes all lie in one choice, as Slurm's records for it do.
+  // A request with other_reservations, or queued in several partitions, is planned as
+  // each of its choices alone (the reservation named first, or outside every
+  // reservation, then each other one; in each, its partitions in its order) and gets the
+  // earliest: its nodes all lie in one reservation and one partition, as Slurm's records
+  // for it do (a job runs in one partition). In a partition with MaxNodes it takes at
+  // most that many nodes, as select_nodes caps it there.
   //
   // Could `request` ever run on this machine (all nodes empty and usable)?
   bool ever_fits(const JobRequest& request) const;
@@ -109,8 +112,10 @@ class NodePlan {
   // Tasks of one CPU anywhere, nothing else asked (an SWF job): such requests are
   // ordered by size, so a failure answers for every larger, longer one.
   static bool plain(const JobRequest& request);
-  // The request as each reservation choice alone (see place_now).
-  static std::vector<JobRequest> reservation_choices(const JobRequest& request);
+  // Whether the request is planned as several choices, or capped by its partition's
+  // MaxNodes (see place_now), and the request as each choice alone.
+  bool has_choices(const JobRequest& request) const;
+  std::vector<JobRequest> choices(const JobRequest& request) const;
   // The request's licences free over [start, start + duration) in the plan, less those
   // of every other reservation overlapping its time up to `limit`.
   bool licences_fit(const JobRequest& request, Time start, Time duration, Time limit) const;

@@ -211,6 +211,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     part.name = p.name;
     part.nodes = node_set(p.nodes, n_nodes);
     part.exclusive = p.exclusive;
+    part.max_nodes = p.max_nodes;
     m.add_partition(std::move(part));
   }
   // A partition's MaxCPUsPerNode: a resource of its own on each node (cpu_cap_kind), which

@@ -543,6 +543,8 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
       if (part->max_cpus_per_node != INFINITE && part->max_cpus_per_node != NO_VAL &&
           part->max_cpus_per_node > 0)
         p.max_cpus_per_node = static_cast<int>(std::min<std::uint32_t>(part->max_cpus_per_node, 1u << 30));
+      if (part->max_nodes != INFINITE && part->max_nodes != NO_VAL && part->max_nodes > 0)
+        p.max_nodes = static_cast<int>(std::min<std::uint32_t>(part->max_nodes, 1u << 30));
       snap.partitions.push_back(std::move(p));
     }
   }
@@ -600,7 +602,10 @@ ClusterSnapshot read_cluster(const std::vector<ClusterJob>& jobs, Time now, int 
     r.user = job->user_id;
     r.submit = job->details ? job->details->submit_time : now;
     r.priority = c.in.front().priority;
-    r.limit = pending_limit(job, c.in.front().partition);
+    // Its limit where it is longest: without a limit of its own a job gets its
+    // partition's default (else MaxTime) when it starts, and it may start in any of them.
+    r.limit = 0;
+    for (const QueuedJob& q : c.in) r.limit = std::max(r.limit, pending_limit(job, q.partition));
     r.restarts = job->restart_cnt;
     r.requeueable = slurm_requeue_allowed(job);
     r.reservable = std::any_of(c.in.begin(), c.in.end(), [](const QueuedJob& q) { return !q.no_reserve; });

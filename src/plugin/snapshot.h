@@ -118,6 +118,7 @@ struct PartitionRecord {
   bool exclusive = false;  // OverSubscribe=EXCLUSIVE
   // MaxCPUsPerNode: CPUs of a node the partition's jobs may hold together; 0: no cap.
   int max_cpus_per_node = 0;
+  int max_nodes = 0;  // MaxNodes; 0: none
 };
 
 // An advance reservation: its nodes are kept for the jobs that name it during [start, end),

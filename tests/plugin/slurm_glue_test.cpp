@@ -654,6 +654,30 @@ TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
   EXPECT_TRUE(s.running.empty());
 }
 
+// A job queued in two partitions without a limit of its own gets the default of the one
+// it starts in (select_nodes), so it is planned on the longer: short (MaxTime 60, no
+// DefaultTime) first, long (MaxTime 7 days) second, it may start in long and run 7 days;
+// before, the first record's 60 minutes were planned. The partitions' MaxNodes are read.
+TEST_F(FakeSlurm, JobInSeveralPartitionsIsPlannedOnItsLongestLimit) {
+  nodes({4, 4}, {true, true});
+  part_record_t* short_part = partition("short", {0}, /*max_time=*/60);
+  part_record_t* long_part = partition("long", {0, 1}, /*max_time=*/7 * 24 * 60);
+  long_part->max_nodes = 1;
+  short_part->max_nodes = INFINITE;
+  part_list = list_create(nullptr);
+  list_append(part_list, short_part);
+  list_append(part_list, long_part);
+  job_record_t* j = pending(20, 1, NO_VAL);
+  const ClusterSnapshot s = read_cluster(
+      {ClusterJob{j, {QueuedJob{j, 2, short_part}, QueuedJob{j, 1, long_part}}, j->job_id}}, kNow);
+  ASSERT_EQ(s.waiting.size(), 1u);
+  EXPECT_EQ(s.waiting[0].limit, 7 * 24 * 3600);
+  EXPECT_EQ(s.waiting[0].priority, 2) << "its first record's";
+  ASSERT_EQ(s.partitions.size(), 2u);
+  EXPECT_EQ(s.partitions[0].max_nodes, 0) << "INFINITE: no cap";
+  EXPECT_EQ(s.partitions[1].max_nodes, 1);
+}
+
 TEST_F(FakeSlurm, UnlimitedPartitionPlansAYear) {
   nodes({4}, {true});
   part_record_t* p = partition("p", {0});
