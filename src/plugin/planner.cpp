@@ -155,10 +155,6 @@ Policy& Planner::group_policy(const std::string& key, const std::string& name) {
 ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   ClusterPlan out;
   const std::vector<Partition>& parts = model.machine.partitions();
-  // Group 0: the global policy; then one group per partition planned alone.
-  std::vector<std::size_t> group_of(parts.size(), 0);
-  out.groups.emplace_back();
-  out.groups[0].policy = config_.policy;
   // Licences are the cluster's: partitions whose waiting jobs ask for the same licence are
   // planned together too, or one group could take a licence another's reservation needs.
   std::vector<std::uint64_t> licences_asked(parts.size(), 0);  // a bit per licence kind
@@ -166,25 +162,56 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     for (std::size_t p : f.request->partitions)
       for (std::size_t l = 0; l < kMaxResourceKinds; ++l)
         if (p < parts.size() && f.request->licences[l] > 0) licences_asked[p] |= std::uint64_t{1} << l;
+  const auto linked = [&](std::size_t p, std::size_t q) {
+    return parts[p].nodes.intersects(parts[q].nodes) || (licences_asked[p] & licences_asked[q]) != 0;
+  };
+  // Partitions linked by shared nodes or licences, directly or through others, are one
+  // machine and get one plan; unlinked sets are separate machines, each with its own plan
+  // (so each has its own reservations: EASY's head per set, as stock backfill reserves
+  // for every partition). A set of one partition with its own policy is planned with it;
+  // every other set with easypp_policy.
+  std::vector<std::size_t> set_of(parts.size());
+  for (std::size_t p = 0; p < parts.size(); ++p) set_of[p] = p;
+  const auto root = [&](std::size_t p) {
+    while (set_of[p] != p) p = set_of[p] = set_of[set_of[p]];
+    return p;
+  };
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (std::size_t q = p + 1; q < parts.size(); ++q)
+      if (linked(p, q)) set_of[root(q)] = root(p);
+  // Groups in the order of their first partition (one with no partition when there is none).
+  std::vector<std::size_t> group_of(parts.size(), 0);
+  std::vector<std::size_t> group_of_root(parts.size(), SIZE_MAX);
   for (std::size_t p = 0; p < parts.size(); ++p) {
-    const std::string& name = config_.policy_for(parts[p].name);
-    bool alone = name != config_.policy;
-    for (std::size_t q = 0; alone && q < parts.size(); ++q)
-      alone = q == p || (!parts[p].nodes.intersects(parts[q].nodes) &&
-                         (licences_asked[p] & licences_asked[q]) == 0);
-    if (!alone) {
-      if (name != config_.policy)
-        out.notes.push_back("partition " + parts[p].name + " shares nodes or licences with "
-                            "another partition: planned with easypp_policy=" + config_.policy +
-                            ", not its own " + name);
-      out.groups[0].partitions.push_back(p);
+    const std::size_t r = root(p);
+    if (group_of_root[r] == SIZE_MAX) {
+      group_of_root[r] = out.groups.size();
+      out.groups.emplace_back();
+    }
+    group_of[p] = group_of_root[r];
+    out.groups[group_of[p]].partitions.push_back(p);
+  }
+  if (out.groups.empty()) out.groups.emplace_back();
+  // A group's key keeps its policy's memory across passes: a partition's name for one
+  // planned alone with its own policy, "" for the first under easypp_policy, "=" and its
+  // first partition's name for the others.
+  std::vector<std::string> keys;
+  bool first_global = true;
+  for (GroupPlan& g : out.groups) {
+    g.policy = g.partitions.size() == 1 ? config_.policy_for(parts[g.partitions[0]].name)
+                                        : config_.policy;
+    if (g.policy != config_.policy) {
+      keys.push_back(parts[g.partitions[0]].name);
       continue;
     }
-    group_of[p] = out.groups.size();
-    GroupPlan g;
-    g.policy = name;
-    g.partitions = {p};
-    out.groups.push_back(std::move(g));
+    keys.push_back(first_global ? std::string() : "=" + parts[g.partitions.front()].name);
+    first_global = false;
+    if (g.partitions.size() < 2) continue;
+    for (std::size_t p : g.partitions)
+      if (const std::string& own = config_.policy_for(parts[p].name); own != config_.policy)
+        out.notes.push_back("partition " + parts[p].name + " shares nodes or licences with "
+                            "another partition: planned with easypp_policy=" + config_.policy +
+                            ", not its own " + own);
   }
 
   std::vector<std::vector<JobFacts>> waiting(out.groups.size());
@@ -206,11 +233,10 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   const int procs = static_cast<int>(std::min<std::int64_t>(model.machine.total_cpus(), 1 << 30));
   for (std::size_t g = 0; g < out.groups.size(); ++g) {
     GroupPlan& group = out.groups[g];
-    const std::string key = g == 0 ? std::string() : parts[group.partitions.front()].name;
-    Policy& policy = group_policy(key, group.policy);
+    Policy& policy = group_policy(keys[g], group.policy);
     // A policy that kills plans with no job waiting too: timed-run commits a job whose
     // trial ends then (otherwise a later arrival's trial would kill it).
-    if (waiting[g].empty() && g > 0 && !policy.traits().kills) continue;
+    if (waiting[g].empty() && !keys[g].empty() && !policy.traits().kills) continue;
     group.honours_reservable = policy.traits().honours_reservable;
     if (!policy.traits().honours_reservable &&
         std::any_of(waiting[g].begin(), waiting[g].end(), [](const JobFacts& f) { return !f.reservable; }))

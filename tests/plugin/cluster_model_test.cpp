@@ -213,6 +213,83 @@ TEST(PlanCluster, OverlappingPartitionsNeverDoubleBook) {
   }
 }
 
+// A job queued in several partitions runs in one of them (Slurm plans a record per
+// partition), so its nodes all lie in one. n0..n3, 8 CPUs each; a = {n0, n1, n2}, b =
+// {n2, n3} (linked by n2: one plan). R1 holds n0 until 600, R2 n2 until 1200. J (-p a,b,
+// two whole nodes) has n1 and n3 idle now, but they are in different partitions: in a it
+// fits at 600 (n0, n1), in b at 1200 (n2, n3), so it is reserved at 600 on n0 and n1.
+// Before, it "started" on n1 + n3, which select_nodes refuses.
+TEST(PlanCluster, JobInSeveralPartitionsRunsInOne) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8), node("n1", 8), node("n2", 8), node("n3", 8)};
+  s.partitions = {partition("a", {0, 1, 2}), partition("b", {2, 3})};
+  s.running = {running(1, {{0, 8, 0, {}}}, 0, 600), running(2, {{2, 8, 0, {}}}, 0, 1200)};
+  JobRecord j = waiting(3, 2, 3000, {"a", "b"}, 100);
+  j.request.min_nodes = 2;
+  j.request.exclusive = true;
+  s.waiting = {j};
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  expect_reserved(plan.groups[0], 3, kNow + 600, 0);
+  const Reservation* r = reservation_of(plan.groups[0], 3);
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->allocation->shares.size(), 2u);
+  EXPECT_EQ(r->allocation->shares[1].node, 1u);
+}
+
+// A partition's MaxNodes caps the nodes a job gets there (select_nodes). serial = {n0, n1}
+// with MaxNodes=1, 8 CPUs each, 4 of each held (n0 until 600, n1 until 1200). J asks 8
+// tasks: 4 + 4 now is two nodes, so it waits for one node of 8: n0 at 600. Without the
+// cap (control) it starts now on both.
+TEST(PlanCluster, PartitionMaxNodesCapsTheNodesAJobGets) {
+  for (int max_nodes : {1, 0}) {
+    ClusterSnapshot s;
+    s.now = kNow;
+    s.nodes = {node("n0", 8), node("n1", 8)};
+    PartitionRecord serial = partition("serial", {0, 1});
+    serial.max_nodes = max_nodes;
+    s.partitions = {serial};
+    s.running = {running(1, {{0, 4, 0, {}}}, 0, 600), running(2, {{1, 4, 0, {}}}, 0, 1200)};
+    s.waiting = {waiting(3, 8, 3000, {"serial"}, 100)};
+    Planner planner(config_with("easy"));
+    const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+    if (max_nodes == 1) {
+      expect_reserved(plan.groups[0], 3, kNow + 600, 0);
+      const Reservation* r = reservation_of(plan.groups[0], 3);
+      ASSERT_TRUE(r && r->allocation);
+      EXPECT_EQ(r->allocation->shares.size(), 1u);
+    } else {
+      EXPECT_TRUE(starts(plan.groups[0], 3));
+    }
+  }
+}
+
+// Partitions that share no node are separate machines, each with its own plan and so its
+// own EASY reservation (stock backfill reserves in every partition). A = {n0}, B = {n1},
+// 8 CPUs each. RA holds all of n0 until 600, RB 4 of n1's CPUs until 600. HA (A, 8 CPUs)
+// and HB (B, 8 CPUs) wait for them; SB (B, 4 CPUs, 20 min) fits now on n1 but would delay
+// HB to 1200: it stays pending. Before, one plan for both reserved only HA (EASY reserves
+// the first blocked job) and backfilled SB.
+TEST(PlanCluster, DisjointPartitionsEachReserveTheirHead) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8), node("n1", 8)};
+  s.partitions = {partition("A", {0}), partition("B", {1})};
+  s.running = {running(1, {{0, 8, 0, {}}}, 0, 600), running(2, {{1, 4, 0, {}}}, 0, 600)};
+  s.waiting = {waiting(3, 8, 3000, {"A"}, 100), waiting(4, 8, 3000, {"B"}, 90),
+               waiting(5, 4, 1200, {"B"}, 10)};
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_EQ(plan.groups[0].policy, "easy");
+  EXPECT_EQ(plan.groups[1].policy, "easy");
+  expect_reserved(plan.groups[0], 3, kNow + 600, 0);
+  expect_reserved(plan.groups[1], 4, kNow + 600, 1);
+  EXPECT_FALSE(starts(plan.groups[1], 5));
+}
+
 // Licences (Licenses=lic:2), held by running jobs until their planned ends. R (4 of n0's 8
 // CPUs) holds lic:1 until now+600 (its limit; no history). H (4 CPUs, lic:2) fits the idle
 // CPUs but waits for R's licence: reserved at now+600. L (1 CPU, lic:1, 20 min) fits now
