@@ -65,6 +65,14 @@ RunningJob JobLedger::running(const JobFacts& facts, Time now) {
   }
   rj.job.prediction = mem->second.prediction;
   rj.job.corrections = mem->second.corrections;
+  if (facts.releasing) {
+    // Its run is over and Slurm is releasing its nodes (completing): it holds its share
+    // now and is planned free from now, as the simulator frees it at its end, never
+    // corrected. (Its limit then reads as its runtime; under X2 the scaled estimate would
+    // plan it busy for as long again.)
+    rj.job.prediction = std::max<Time>(1, now - rj.start);
+    return rj;
+  }
   // A running job's limit lowered below its prediction: it is killed by then.
   if (mem->second.limit != facts.limit) rj.job.prediction = std::min(rj.job.prediction, rj.job.estimate);
   for (int i = 0; i < kMaxCorrectionsPerSync && rj.predicted_end() <= now; ++i) {

@@ -114,6 +114,26 @@ TEST(JobLedger, CorrectsAtSyncAndLearnsOnce) {
   EXPECT_FALSE(ledger.ended(facts(3, 7, 5000, 1000), 2000, 0).learnt) << "once per id";
 }
 
+// A job whose run is over while Slurm releases its nodes (completing) is planned free from
+// now, as the simulator frees a job at its end, and never corrected. Under x2++ (estimates
+// doubled) J ran 0..20000 with a limit of 36000 and a remembered prediction of 30000;
+// completing, its limit reads 20000 (end - start), so its estimate becomes 40000 and,
+// before, it stayed planned busy until 30000. Its predicted end is now, 20001.
+TEST(JobLedger, ReleasingJobIsPlannedFreeFromNow) {
+  auto policy = make_policy("x2++");
+  JobLedger ledger(policy->traits());
+  ledger.ended(facts(1, 7, 36000, 0), 30000, 0);
+  ledger.ended(facts(2, 7, 36000, 0), 30000, 0);
+  std::vector<JobFacts> running{facts(3, 7, 36000, 0)};
+  ledger.sync(*policy, 10000, 100, nullptr, running, {});
+  EXPECT_EQ(ledger.state().running[0].predicted_end(), 30000 * 2) << "x2++ doubles predictions";
+  running[0].limit = 20000;
+  running[0].releasing = true;
+  ledger.sync(*policy, 20001, 100, nullptr, running, {});
+  EXPECT_EQ(ledger.state().running[0].predicted_end(), 20001);
+  EXPECT_EQ(ledger.corrections_made(), 0u);
+}
+
 // Propagation re-predicts a user's waiting jobs when one of theirs ends, not a job the
 // last pass started (still marked waiting until the next sync): X, started at 5 with the
 // estimate as prediction (no history), kept 10000 after Y's 50 s run ended, where it was
