@@ -81,7 +81,14 @@ bool within_post_select_limits(job_record_t* job, std::vector<std::uint64_t>& re
   if (TRES_ARRAY_BILLING < slurmctld_tres_cnt)
     request[TRES_ARRAY_BILLING] = static_cast<std::uint64_t>(assoc_mgr_tres_weighted(
         request.data(), job->part_ptr->billing_weights, slurm_conf.priority_flags, false));
-  if (acct_policy_job_runnable_post_select(job, request.data(), false)) return true;
+  // Asked on the limit the job is planned on: stock sets a --time-min job's limit to its
+  // minimum before this check (22.05 backfill.c:2230, 24.11 :2640), so limits on TRES
+  // minutes (GrpTRESRunMins, MaxTRESMinsPerJob) see the minimum.
+  const std::uint32_t own_limit = job->time_limit;
+  if (tested_on_time_min(job, full_limit_minutes(job, job->part_ptr))) job->time_limit = job->time_min;
+  const bool within = acct_policy_job_runnable_post_select(job, request.data(), false);
+  job->time_limit = own_limit;
+  if (within) return true;
   if (!per_node_reason(job->state_reason)) return false;
   job->state_reason = WAIT_NO_REASON;
   xfree(job->state_desc);

@@ -54,6 +54,7 @@ std::vector<uint32_t> g_post_select_per_node;  // ... for a per-node limit (MaxT
 std::vector<uint64_t> g_post_select_cpus;  // the CPU count of each request it was asked
 uint32_t g_prio_thresh = 0;  // acct_policy_get_prio_thresh (a QOS's MinPrioThreshold)
 std::vector<uint64_t> g_post_select_billing;  // the billing of each request it was asked
+std::vector<uint32_t> g_post_select_limits;  // the job's time_limit each time it was asked
 }
 
 // assoc_mgr's locks as the glue takes them (one thread here: recorded, not taken), so a
@@ -91,6 +92,7 @@ extern "C" bool acct_policy_job_runnable_post_select(job_record_t* job, uint64_t
                                                      bool) {
   g_post_select_cpus.push_back(tres_req_cnt[TRES_ARRAY_CPU]);
   g_post_select_billing.push_back(tres_req_cnt[TRES_ARRAY_BILLING]);
+  g_post_select_limits.push_back(job->time_limit);
   if (std::find(g_post_select_per_node.begin(), g_post_select_per_node.end(), job->job_id) !=
       g_post_select_per_node.end()) {
     job->state_reason = WAIT_QOS_MAX_CPU_PER_NODE;
@@ -367,6 +369,7 @@ class FakeSlurm : public ::testing::Test {
     g_never_licences.clear();
     g_licence_totals.clear();
     g_post_select_over.clear();
+    g_post_select_limits.clear();
     g_post_select_cpus.clear();
     g_post_select_per_node.clear();
     g_prio_thresh = 0;
@@ -1248,6 +1251,25 @@ TEST_F(FakeSlurm, JobsOverPostSelectLimitsAreNotQueued) {
   EXPECT_EQ(over->state_reason, WAIT_QOS_GRP_CPU) << "Slurm's check sets the reason";
   EXPECT_EQ(per_node->state_reason, WAIT_NO_REASON) << "a per-node limit is select_nodes'";
   EXPECT_EQ(g_post_select_cpus, (std::vector<uint64_t>{2, 6, 4})) << "each asked with its own request";
+}
+
+// A --time-min job is asked about post-select limits on its minimum, as stock sets its
+// limit to the minimum first: a limit on TRES minutes (GrpTRESRunMins) that its full day
+// would pass over may let its hour through. Its own limit is back afterwards.
+TEST_F(FakeSlurm, PostSelectLimitsAskedOnTheMinimumOfATimeMinJob) {
+  nodes({8}, {true});
+  part_record_t* p = partition("p", {0});
+  job_record_t* flexible = pending(1, 2, 1440);
+  flexible->time_min = 60;
+  job_record_t* fixed = pending(2, 2, 1440);
+  tres_request(flexible, 2);
+  tres_request(fixed, 2);
+  queue(flexible, p, 2);
+  queue(fixed, p, 1);
+  const JobQueue q = read_job_queue(10);
+  ASSERT_EQ(q.all.size(), 2u);
+  EXPECT_EQ(g_post_select_limits, (std::vector<uint32_t>{60, 1440}));
+  EXPECT_EQ(flexible->time_limit, 1440u);
 }
 
 // A job queued in two partitions is checked with each record's partition (a partition
