@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <map>
 #include <set>
 
 namespace easypp::plugin {
@@ -23,6 +24,12 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
+}
+
+// Slurm's max_rpc_cnt, its alias max_rpc_count, and max_sched_rpc_cnt (no Slurm key, read
+// as max_rpc_cnt since these docs once called it Slurm's).
+bool is_rpc_key(const std::string& key) {
+  return key == "max_rpc_cnt" || key == "max_rpc_count" || key == "max_sched_rpc_cnt";
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -45,9 +52,15 @@ bool parse_int(std::string_view text, Int lo, Int hi, Int& out) {
   return true;
 }
 
-// A bf_* key of stock backfill, and what sched/easypp offers instead.
+// Keys stock backfill reads (_load_config, 22.05 and 24.11) without the bf_ prefix that
+// sched/easypp does not honour: named with the ignored bf_* keys.
+bool unhonoured_backfill_key(const std::string& key) {
+  return key == "max_job_bf" || key == "time_min_as_soft_limit";
+}
+
+// A key of stock backfill, and what sched/easypp offers instead.
 std::string ignored_backfill_key(std::string_view item) {
-  const std::string key = lower(item.substr(0, item.find('=')));
+  const std::string key = lower(trim(item.substr(0, item.find('='))));
   static const std::vector<std::pair<std::string, std::string>> instead = {
       {"bf_interval", "use easypp_interval"},
       {"bf_max_job_test", "use easypp_max_job_test"},
@@ -61,6 +74,10 @@ std::string ignored_backfill_key(std::string_view item) {
       {"bf_yield_sleep", "use easypp_yield_sleep"},
       {"bf_continue", "none: a pass goes on after yielding its locks unless partitions or "
                       "the configuration changed"},
+      // Stock backfill refuses to start with it (fatal: no longer supported).
+      {"max_job_bf", "stock's old bf_max_job_test; use easypp_max_job_test"},
+      {"time_min_as_soft_limit", "none: a job with --time-min is planned on it, and its "
+                                 "limit is set at its start, up to --time as the plan allows"},
   };
   for (const auto& [k, v] : instead)
     if (k == key) return std::string(item) + " (" + v + ")";
@@ -73,12 +90,34 @@ class Parser {
          ParsedConfig& out)
       : policies_(policies), killing_(killing), out_(out) {}
 
+  // Which of Slurm's names for max_rpc_cnt is read (the others are reported): stock looks
+  // max_rpc_cnt= up first, then max_rpc_count=, wherever they stand; max_sched_rpc_cnt,
+  // not Slurm's, comes last.
+  void rpc_key_given(const std::string& k) {
+    static const std::vector<std::string> precedence = {"max_rpc_cnt", "max_rpc_count",
+                                                        "max_sched_rpc_cnt"};
+    const auto rank = [](const std::string& name) {
+      return std::find(precedence.begin(), precedence.end(), name) - precedence.begin();
+    };
+    if (rpc_key_.empty() || rank(k) < rank(rpc_key_)) rpc_key_ = k;
+  }
+
   void key_value(std::string_view key, std::string_view value) {
     const std::string k = lower(key);
-    if (!seen_.insert(k).second) {
-      fail(key, value, "given twice; the first value is kept");
+    // Slurm reads the first of a key given twice (xstrcasestr), so the second is ignored;
+    // its error says what the first came to, which is the default if the first was refused.
+    if (auto first = first_.find(k); first != first_.end()) {
+      fail(key, value, "given twice; ignored: " + first->second);
       return;
     }
+    outcome_ = "the first, " + std::string(key) + "=" + std::string(value) + ", is used";
+    if (!known_key(k, key, value)) return;  // unknown each time it is given
+    first_.emplace(k, outcome_);
+  }
+
+ private:
+  // False for an unknown key.
+  bool known_key(const std::string& k, std::string_view key, std::string_view value) {
     Config& c = out_.config;
     if (k == "easypp_policy") {
       std::string why;
@@ -126,9 +165,10 @@ class Parser {
     } else if (k == "easypp_yield_interval") {
       int_key(key, value, 1000, 10000000, c.yield_interval_usec);
     } else if (k == "easypp_yield_sleep") {
-      int_key(key, value, 0, 10000000, c.yield_sleep_usec);
-    } else if (k == "max_rpc_cnt" || k == "max_sched_rpc_cnt") {
-      int_key(key, value, 0, 1000, c.max_rpc_cnt);
+      // At least 1 as in stock (bf_yield_sleep): a pass yielding for max_rpc_cnt would spin.
+      int_key(key, value, 1, 10000000, c.yield_sleep_usec);
+    } else if (k == "max_rpc_cnt" || k == "max_rpc_count" || k == "max_sched_rpc_cnt") {
+      rpc_key(k, key, value);
     } else if (k == "easypp_bootstrap_days") {
       int_key(key, value, 0, 3650, c.bootstrap_days);
     } else if (k == "easypp_state_file") {
@@ -157,16 +197,45 @@ class Parser {
            "easypp_yield_interval, easypp_yield_sleep, easypp_requeue_partitions, "
            "easypp_state_file, easypp_save_interval, easypp_bootstrap_days, easypp_debug); "
            "ignored");
+      return false;
+    }
+    return true;
+  }
+
+  // max_rpc_cnt, its Slurm alias max_rpc_count, or max_sched_rpc_cnt (which earlier
+  // versions of these docs called Slurm's): the one rpc_key_given() chose is read.
+  void rpc_key(const std::string& k, std::string_view key, std::string_view value) {
+    int& field = out_.config.max_rpc_cnt;
+    if (k != rpc_key_) {
+      fail(key, value, k == "max_sched_rpc_cnt"
+                           ? "not a Slurm key (use max_rpc_cnt); ignored: " + rpc_key_ +
+                                 " is given too"
+                           : "Slurm's alias of max_rpc_cnt; ignored: max_rpc_cnt takes "
+                             "precedence, as in Slurm");
+      outcome_ = "the first was ignored too: " + rpc_key_ + " is read";
+    } else if (k != "max_sched_rpc_cnt") {
+      int_key(key, value, 0, 1000, field);
+    } else {  // read, but never silently: Slurm does not read it
+      const std::string why =
+          "not a Slurm key (Slurm ignores it; use max_rpc_cnt); read here as max_rpc_cnt";
+      if (parse_int(value, 0, 1000, field))
+        fail(key, value, why);
+      else
+        fail(key, value, why + "; expected an integer in 0..1000", std::to_string(field));
     }
   }
 
- private:
   // A known name, with keys the policy takes (easy++:depth=2); `why` says what is wrong
   // with the keys.
   // A live system cannot run a policy whose own predictions are clairvoyant (perfect++).
   bool valid_policy(std::string_view spec, std::string& why) const {
     const std::string_view name = spec.substr(0, spec.find(':'));
-    if (std::find(policies_.begin(), policies_.end(), name) == policies_.end()) return false;
+    if (std::find(policies_.begin(), policies_.end(), name) == policies_.end()) {
+      // Specs stay case-sensitive (their keys are core's); the name's case is only hinted.
+      if (std::find(policies_.begin(), policies_.end(), lower(name)) != policies_.end())
+        why = "unknown policy; policy names are lower case (" + lower(name) + ")";
+      return false;
+    }
     try {
       if (clairvoyant(make_policy(spec)->traits().predictor)) {
         why = "plans on each job's real runtime (simulation only)";
@@ -228,7 +297,11 @@ class Parser {
             const std::string& used = {}) {
     std::string line = "SchedulerParameters ";
     line.append(key).append("=").append(value).append(": ").append(why);
-    if (!used.empty()) line += "; using default " + used;
+    if (!used.empty()) {
+      line += "; using default " + used;
+      outcome_ = "the first, " + std::string(key) + "=" + std::string(value) +
+                 ", was refused, so the default " + used + " is used";
+    }
     out_.errors.push_back(std::move(line));
   }
 
@@ -242,10 +315,11 @@ class Parser {
            std::to_string(field) + (kept.empty() ? "" : " (" + std::string(kept) + ")"));
   }
 
+  // Case-insensitive, like easypp_debug's words; `field` gets the word as `allowed` has it.
   void one_of(std::string_view key, std::string_view value,
               const std::vector<std::string>& allowed, std::string& field) {
-    if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
-      field = std::string(value);
+    if (auto word = std::find(allowed.begin(), allowed.end(), lower(value)); word != allowed.end())
+      field = *word;
     else
       fail(key, value, "expected one of " + join(allowed), field);
   }
@@ -344,7 +418,12 @@ class Parser {
   const std::vector<std::string>& policies_;
   const std::vector<std::string>& killing_;
   ParsedConfig& out_;
-  std::set<std::string> seen_;
+  // Lower-case key -> what its first occurrence came to (for a second one's error).
+  std::map<std::string, std::string> first_;
+  // What the key being parsed comes to, as first_ keeps it.
+  std::string outcome_;
+  // The max_rpc_cnt name that is read, of those given (see rpc_key_given).
+  std::string rpc_key_;
 };
 
 }  // namespace
@@ -366,11 +445,18 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
                                         const std::vector<std::string>& killing) {
   ParsedConfig out;
   Parser parser(policies, killing, out);
-  std::string_view rest = params;
-  while (!rest.empty()) {
+  std::vector<std::string_view> items;
+  for (std::string_view rest = params; !rest.empty();) {
     const auto comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
+    items.push_back(trim(rest.substr(0, comma)));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  for (std::string_view item : items) {  // as stock, only key= counts
+    const auto eq = item.find('=');
+    const std::string key = lower(trim(item.substr(0, eq)));
+    if (eq != std::string_view::npos && is_rpc_key(key)) parser.rpc_key_given(key);
+  }
+  for (std::string_view item : items) {
     const auto eq = item.find('=');
     const std::string slurm_key = lower(trim(item.substr(0, eq)));
     // Stock backfill's keys: three are honoured as it honours them, the rest ignored.
@@ -379,7 +465,8 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
       out.config.bf_licenses = true;
       continue;
     }
-    if (item.size() >= 3 && lower(item.substr(0, 3)) == "bf_" && !reserve_key) {
+    if ((item.size() >= 3 && lower(item.substr(0, 3)) == "bf_" && !reserve_key) ||
+        unhonoured_backfill_key(slurm_key)) {
       out.ignored.push_back(ignored_backfill_key(item));
       continue;
     }
@@ -388,8 +475,8 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
       continue;
     }
     // Slurm's keys, but for max_rpc_cnt, which the plugin honours as stock backfill does.
-    if ((item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") &&
-        slurm_key != "max_rpc_cnt" && slurm_key != "max_sched_rpc_cnt" && !reserve_key)
+    if ((item.size() < 7 || lower(item.substr(0, 7)) != "easypp_") && !is_rpc_key(slurm_key) &&
+        !reserve_key)
       continue;
     if (eq == std::string_view::npos) {
       out.errors.push_back("SchedulerParameters " + std::string(item) +

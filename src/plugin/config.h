@@ -62,9 +62,10 @@ struct Config {
   // bf_yield_interval, 2 s) and sleeps this long before taking them again (stock:
   // bf_yield_sleep, 0.5 s): short, so that no RPC waits long behind a pass.
   int yield_interval_usec = 30000;  // easypp_yield_interval, 1000..10000000
-  int yield_sleep_usec = 10000;     // easypp_yield_sleep, 0..10000000
-  // Slurm's own max_rpc_cnt (or max_sched_rpc_cnt), honoured as stock backfill does: with
-  // that many RPCs in progress a pass is deferred, or yields at once; 0: never.
+  int yield_sleep_usec = 10000;     // easypp_yield_sleep, 1..10000000 (stock: > 0)
+  // Slurm's own max_rpc_cnt (alias max_rpc_count; max_rpc_cnt wins, as in stock),
+  // honoured as stock backfill does: with that many RPCs in progress a pass is deferred,
+  // or yields at once; 0: never. max_sched_rpc_cnt, no Slurm key, is read last, with an error.
   int max_rpc_cnt = 0;  // max_rpc_cnt, 0..1000
   // Slurm's own assoc_limit_stop, honoured as stock backfill does: a job held back by a
   // QOS or association limit is planned and keeps what the plan gives it, so no lower job
@@ -97,13 +98,15 @@ struct ParsedConfig {
   Config config;
   // One line per rejected key or value, naming key=value, the reason and what is used.
   std::vector<std::string> errors;
-  // Stock backfill's bf_* keys found, each with what sched/easypp does instead (the
-  // plugin logs them in one line: they are not silently dropped).
+  // Stock backfill's keys found that sched/easypp does not honour (bf_*, and
+  // max_job_bf and time_min_as_soft_limit), each with what it does instead (the plugin
+  // logs them in one line: they are not silently dropped).
   std::vector<std::string> ignored;
 };
 
 // Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`
-// belong to Slurm and are ignored; easypp_ keys are case-insensitive like Slurm's. A bad
+// belong to Slurm and are ignored; easypp_ keys are case-insensitive like Slurm's, and so
+// are the words of a fixed vocabulary (on, avg, ...), not policy or predictor specs. A bad
 // value keeps the default and adds an error; it never throws for bad input.
 // `policies` lists the valid policy names (core's policy_names()); `killing` those whose
 // decisions kill and requeue running jobs (PolicyTraits::kills): naming one without

@@ -35,6 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (p == nullptr) __builtin_trap();
     epp_predictor_free(p);
   }
-  if (c.window < 1 || c.window > 30 || c.interval < 1 || c.max_job_test < 1 || c.save_interval < 1) __builtin_trap();
+  if (c.window < 1 || c.window > 30 || c.interval < 1 || c.max_job_test < 1 || c.save_interval < 1 ||
+      c.yield_sleep_usec < 1)
+    __builtin_trap();
   return 0;
 }

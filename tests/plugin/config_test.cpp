@@ -56,14 +56,13 @@ TEST(PluginConfig, SlurmKeysAreIgnored) {
 // far beyond 50 ms), and Slurm's max_rpc_cnt honoured as stock backfill does.
 TEST(PluginConfig, YieldKeysAndSlurmsMaxRpcCnt) {
   const ParsedConfig p = parse("bf_yield_interval=2000000,easypp_yield_interval=20000,"
-                               "easypp_yield_sleep=0,max_rpc_cnt=150");
+                               "easypp_yield_sleep=1,max_rpc_cnt=150");
   ASSERT_TRUE(p.errors.empty()) << p.errors.front();
   EXPECT_EQ(p.config.yield_interval_usec, 20000);
-  EXPECT_EQ(p.config.yield_sleep_usec, 0);
+  EXPECT_EQ(p.config.yield_sleep_usec, 1);
   EXPECT_EQ(p.config.max_rpc_cnt, 150);
   EXPECT_EQ(p.ignored,
             (std::vector<std::string>{"bf_yield_interval=2000000 (use easypp_yield_interval)"}));
-  EXPECT_EQ(parse("max_sched_rpc_cnt=40").config.max_rpc_cnt, 40);
   const ParsedConfig bad = parse("easypp_yield_interval=10,max_rpc_cnt=5000");
   ASSERT_EQ(bad.errors.size(), 2u);
   EXPECT_EQ(bad.config.yield_interval_usec, 30000) << bad.errors[0];
@@ -210,6 +209,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{"easypp_state_file=relative/p.json", "easypp_state_file=relative/p.json: must be an absolute file path"},
         BadValue{"easypp_state_file=/dir/", "easypp_state_file=/dir/"},
         BadValue{"easypp_debug=maybe", "easypp_debug=maybe: expected 0|1|yes|no|true|false"},
+        // Stock refuses bf_yield_sleep <= 0 too: with max_rpc_cnt, no sleep busy-spins.
+        BadValue{"easypp_yield_sleep=0",
+                 "easypp_yield_sleep=0: expected an integer in 1..10000000; using default 10000"},
         BadValue{"easypp_windw=3", "easypp_windw=3: unknown key"},
         BadValue{"easypp_window", "easypp_window: expected key=value"},
         BadValue{"easypp_partition_policy=debug", "entry 'debug' is not PARTITION:POLICY"},
@@ -361,6 +363,122 @@ TEST(PluginConfig, PredictorKey) {
     EXPECT_NE(std::string::npos, p.errors[0].find(bad + 16)) << p.errors[0];
     EXPECT_EQ("", p.config.predictor_spec()) << bad;
   }
+}
+
+}  // namespace
+}  // namespace easypp::plugin
+
+namespace easypp::plugin {
+namespace {
+
+// Slurm's max_rpc_cnt has the alias max_rpc_count; stock looks max_rpc_cnt= up first, so
+// it wins wherever it stands, even with a bad value (then 0). max_sched_rpc_cnt is no
+// Slurm key: read as max_rpc_cnt, but never silently.
+TEST(PluginConfig, MaxRpcCntAliases) {
+  const ParsedConfig count = parse("MAX_RPC_COUNT=150");
+  EXPECT_TRUE(count.errors.empty()) << count.errors.front();
+  EXPECT_TRUE(count.ignored.empty());
+  EXPECT_EQ(count.config.max_rpc_cnt, 150);
+  for (const char* params : {"max_rpc_count=5,max_rpc_cnt=150", "max_rpc_cnt=150,max_rpc_count=5"}) {
+    const ParsedConfig both = parse(params);
+    EXPECT_EQ(both.config.max_rpc_cnt, 150) << params;
+    ASSERT_EQ(both.errors.size(), 1u) << params;
+    EXPECT_NE(both.errors[0].find("max_rpc_count=5: "), std::string::npos) << both.errors[0];
+    EXPECT_NE(both.errors[0].find("max_rpc_cnt takes precedence"), std::string::npos)
+        << both.errors[0];
+  }
+  const ParsedConfig bad = parse("max_rpc_count=5,max_rpc_cnt=5000");
+  EXPECT_EQ(bad.config.max_rpc_cnt, 0);
+  EXPECT_EQ(bad.errors.size(), 2u);
+  // Without '=' stock does not find max_rpc_cnt, so max_rpc_count is read.
+  const ParsedConfig bare = parse("max_rpc_cnt,max_rpc_count=5");
+  EXPECT_EQ(bare.config.max_rpc_cnt, 5);
+  ASSERT_EQ(bare.errors.size(), 1u);
+  EXPECT_NE(bare.errors[0].find("max_rpc_cnt: expected key=value"), std::string::npos)
+      << bare.errors[0];
+
+  const ParsedConfig sched = parse("max_sched_rpc_cnt=40");
+  EXPECT_EQ(sched.config.max_rpc_cnt, 40);
+  ASSERT_EQ(sched.errors.size(), 1u);
+  EXPECT_NE(sched.errors[0].find("max_sched_rpc_cnt=40: not a Slurm key"), std::string::npos)
+      << sched.errors[0];
+  const ParsedConfig sched_bad = parse("max_sched_rpc_cnt=-1");
+  EXPECT_EQ(sched_bad.config.max_rpc_cnt, 0);
+  ASSERT_EQ(sched_bad.errors.size(), 1u);
+  EXPECT_NE(sched_bad.errors[0].find("not a Slurm key"), std::string::npos) << sched_bad.errors[0];
+  EXPECT_NE(sched_bad.errors[0].find("expected an integer in 0..1000; using default 0"),
+            std::string::npos) << sched_bad.errors[0];
+  const ParsedConfig sched_too = parse("max_sched_rpc_cnt=40,max_rpc_count=7");
+  EXPECT_EQ(sched_too.config.max_rpc_cnt, 7);
+  ASSERT_EQ(sched_too.errors.size(), 1u);
+  EXPECT_NE(sched_too.errors[0].find("max_sched_rpc_cnt=40: not a Slurm key"), std::string::npos)
+      << sched_too.errors[0];
+}
+
+// Stock backfill's keys without the bf_ prefix that sched/easypp does not honour are named
+// with the bf_ ones; Slurm's other keys are not.
+TEST(PluginConfig, StockBackfillKeysWithoutPrefixAreNamed) {
+  const ParsedConfig p = parse("Time_Min_As_Soft_Limit,sched_interval=-1,max_job_bf=100,"
+                               "bf_window=60,default_queue_depth=100");
+  EXPECT_TRUE(p.errors.empty()) << p.errors.front();
+  ASSERT_EQ(p.ignored.size(), 3u);
+  EXPECT_EQ(p.ignored[0].rfind("Time_Min_As_Soft_Limit (none: ", 0), 0u) << p.ignored[0];
+  EXPECT_EQ(p.ignored[1].rfind("max_job_bf=100 (", 0), 0u) << p.ignored[1];
+  EXPECT_NE(p.ignored[1].find("use easypp_max_job_test"), std::string::npos) << p.ignored[1];
+  EXPECT_EQ(p.ignored[2], "bf_window=60 (none: plans to every job's end)");
+}
+
+// Words of a fixed vocabulary are case-insensitive, as easypp_debug's always were; policy
+// and predictor specs and partition names are not (Slurm's partition names are not).
+TEST(PluginConfig, VocabularyWordsAreCaseInsensitive) {
+  const ParsedConfig p = parse("easypp_propagation=On,easypp_metric=AVG,"
+                               "easypp_correction=Gradual,easypp_debug=Yes");
+  ASSERT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_TRUE(p.config.propagation);
+  EXPECT_EQ(p.config.metric, "avg");
+  EXPECT_EQ(p.config.correction, "gradual");
+  EXPECT_TRUE(p.config.debug);
+  EXPECT_EQ(p.config.predictor_spec(),
+            "history:window=2,metric=avg,correction=gradual,propagation=on");
+  EXPECT_FALSE(parse("easypp_propagation=OFF").config.propagation);
+  // The error names the value as written.
+  const ParsedConfig mean = parse("easypp_metric=Mean");
+  ASSERT_EQ(mean.errors.size(), 1u);
+  EXPECT_NE(mean.errors[0].find("easypp_metric=Mean: expected one of"), std::string::npos)
+      << mean.errors[0];
+
+  const ParsedConfig policy = parse("easypp_policy=EASY++");
+  EXPECT_EQ(policy.config.policy, "easy++");
+  ASSERT_EQ(policy.errors.size(), 1u);
+  EXPECT_NE(policy.errors[0].find("easypp_policy=EASY++: unknown policy; policy names are "
+                                  "lower case (easy++)"),
+            std::string::npos) << policy.errors[0];
+  const ParsedConfig part = parse("easypp_partition_policy=Debug:easy");
+  EXPECT_TRUE(part.errors.empty()) << part.errors.front();
+  EXPECT_EQ(part.config.policy_for("Debug"), "easy");
+  EXPECT_EQ(part.config.policy_for("debug"), "easy++");
+}
+
+// A key given twice: the second is ignored, and its error says what is used, the first
+// value or, when the first was refused, the default.
+TEST(PluginConfig, DuplicateKeySaysWhatIsUsed) {
+  const ParsedConfig refused = parse("easypp_interval=0,easypp_interval=10");
+  EXPECT_EQ(refused.config.interval, 5);
+  ASSERT_EQ(refused.errors.size(), 2u);
+  EXPECT_EQ(refused.errors[1],
+            "SchedulerParameters easypp_interval=10: given twice; ignored: the first, "
+            "easypp_interval=0, was refused, so the default 5 is used");
+  const ParsedConfig kept = parse("easypp_window=3,EASYPP_WINDOW=4");
+  EXPECT_EQ(kept.config.window, 3);
+  ASSERT_EQ(kept.errors.size(), 1u);
+  EXPECT_EQ(kept.errors[0],
+            "SchedulerParameters EASYPP_WINDOW=4: given twice; ignored: the first, "
+            "easypp_window=3, is used");
+  // An unknown key is unknown each time, not "given twice".
+  const ParsedConfig unknown = parse("easypp_windw=3,easypp_windw=4");
+  ASSERT_EQ(unknown.errors.size(), 2u);
+  EXPECT_NE(unknown.errors[1].find("easypp_windw=4: unknown key"), std::string::npos)
+      << unknown.errors[1];
 }
 
 }  // namespace
