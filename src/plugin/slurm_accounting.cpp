@@ -28,6 +28,11 @@ bool read_accounting_history(const std::string& cluster, std::uint32_t uid, int 
   OwnedIterator it(jobs.get());
   while (slurmdb_job_rec_t* rec = it.next<slurmdb_job_rec_t>()) {
     if (rec->start <= 0 || rec->end < rec->start) continue;  // never ran, or still runs
+    // A pending job cancelled gets start = end and no nodes: it never ran.
+    if (rec->start == rec->end && rec->alloc_nodes == 0) continue;
+    // A run cut by a requeue (the job ran again; slurmdbd may list only this row), or a
+    // piece of a resized job: not a runtime the job had.
+    if (rec->state & (JOB_REQUEUE | JOB_RESIZING)) continue;
     FinishedJob f;
     f.job.id = rec->jobid;
     f.job.user = rec->uid;

@@ -395,7 +395,10 @@ Time limit_seconds(std::uint32_t minutes) { return std::max<Time>(1, minutes_to_
 int end_state_of(std::uint32_t job_state) {
   switch (job_state & JOB_STATE_BASE) {
     case JOB_COMPLETE: return EPP_END_COMPLETED;
-    case JOB_CANCELLED: return EPP_END_CANCELLED;
+    case JOB_CANCELLED:
+    case JOB_PREEMPTED:  // cut short by another job: teaches as a cancel (never, by default)
+    case JOB_DEADLINE:   // cut at its --deadline, not by its own end
+      return EPP_END_CANCELLED;
     case JOB_TIMEOUT: return EPP_END_TIMEOUT;
     default: return EPP_END_FAILED;
   }

@@ -1920,6 +1920,36 @@ TEST(SlurmAccounting, JobsThatRanOldestEndFirst) {
   EXPECT_EQ(out[1].end - out[1].job.start, 90);
 }
 
+// Rows that are no runtime the job had are not learnt: a run cut by a requeue (its state
+// has JOB_REQUEUE; the job ran again), a piece of a resized job (JOB_RESIZING), a pending
+// job cancelled (start = end, no nodes). A preempted job and one cut at its deadline end
+// as cancelled (they teach only with learn=all, as predictor/README.md says).
+TEST(SlurmAccounting, RowsThatAreNoRuntimeAreLeftOut) {
+  g_accounting_fails = false;
+  slurmdb_job_rec_t cancelled_pending = accounted(4, kNow - 30, kNow - 30, JOB_CANCELLED);
+  cancelled_pending.alloc_nodes = 0;
+  slurmdb_job_rec_t instant = accounted(7, kNow - 20, kNow - 20, JOB_FAILED);
+  instant.alloc_nodes = 1;  // ran for no time on a node: a run
+  g_accounting = {accounted(1, kNow - 100, kNow - 10, JOB_COMPLETE),
+                  accounted(2, kNow - 300, kNow - 200, JOB_REQUEUE),
+                  accounted(3, kNow - 300, kNow - 250, JOB_RESIZING | JOB_RUNNING),
+                  cancelled_pending,
+                  accounted(5, kNow - 400, kNow - 300, JOB_PREEMPTED),
+                  accounted(6, kNow - 500, kNow - 450, JOB_DEADLINE),
+                  instant};
+  std::vector<FinishedJob> out;
+  std::string err;
+  ASSERT_TRUE(read_accounting_history("c1", 0, 7, kNow, out, err)) << err;
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].job.id, 6u);
+  EXPECT_EQ(out[0].end_state, EPP_END_CANCELLED);
+  EXPECT_EQ(out[1].job.id, 5u);
+  EXPECT_EQ(out[1].end_state, EPP_END_CANCELLED);
+  EXPECT_EQ(out[2].job.id, 7u);
+  EXPECT_EQ(out[2].end_state, EPP_END_FAILED);
+  EXPECT_EQ(out[3].job.id, 1u);
+}
+
 // --- carry_out: the plan's starts through select_nodes, and what a refusal means ------
 
 class CarryOut : public FakeSlurm {
