@@ -101,6 +101,9 @@ class Planner {
   int take_history(const Planner& old, std::string& error);
 
   std::size_t history_records() const;
+  // Whether any configured policy's predictions learn from finished jobs (else there is
+  // no history to load, save or bootstrap).
+  bool learns() const { return persisted_slot() != nullptr; }
   std::size_t corrections_made() const;
 
  private:

@@ -190,7 +190,7 @@ class Scheduler {
     last_save_ = time(nullptr);
     // Handed over: unsaved history stays to be saved (at once into a new state file).
     dirty_ = handed_over && (dirty_ || state_file_ != old_state_file);
-    if (planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
+    if (planner_->learns() && planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
         accounting == "accounting_storage/slurmdbd")
       bootstrap_from_slurmdbd(cluster, slurm_uid);
   }

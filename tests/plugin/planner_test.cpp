@@ -397,6 +397,19 @@ TEST(PluginPlanner, NewerStateFileIsKeptWhateverThePolicyNamesSortLike) {
   std::filesystem::remove_all(dir);
 }
 
+// Only a policy whose predictions learn has history to bootstrap from slurmdbd: easy plans
+// on limits (the 30-day query at every start would teach nothing), easy++ learns.
+TEST(PluginPlanner, LearnsOnlyWithALearningPolicy) {
+  Config c;
+  c.policy = "easy";
+  EXPECT_FALSE(Planner(c).learns());
+  c.policy = "easy++";
+  EXPECT_TRUE(Planner(c).learns());
+  c.policy = "easy";
+  c.partition_policy = {{"p", "easy++"}};
+  EXPECT_TRUE(Planner(c).learns()) << "a partition's policy learns";
+}
+
 TEST(PluginPlanner, MissingHistoryFileIsNotAnError) {
   Planner planner(config_with("easy++"));
   std::string err;
