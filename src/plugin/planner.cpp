@@ -162,6 +162,17 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     for (std::size_t p : f.request->partitions)
       for (std::size_t l = 0; l < kMaxResourceKinds; ++l)
         if (p < parts.size() && f.request->licences[l] > 0) licences_asked[p] |= std::uint64_t{1} << l;
+  const auto known = [&](const std::string& name) {
+    return std::any_of(parts.begin(), parts.end(), [&](const Partition& p) { return p.name == name; });
+  };
+  for (const auto& [name, policy] : config_.partition_policy)
+    if (!known(name))
+      out.errors.push_back("easypp_partition_policy=" + name + ":" + policy + ": no partition " +
+                           name + " (names are case-sensitive); not applied");
+  for (const std::string& name : config_.requeue_partitions)
+    if (!known(name))
+      out.errors.push_back("easypp_requeue_partitions=" + name + ": no partition " + name +
+                           " (names are case-sensitive); no job is killed there");
   const auto linked = [&](std::size_t p, std::size_t q) {
     return parts[p].nodes.intersects(parts[q].nodes) || (licences_asked[p] & licences_asked[q]) != 0;
   };

@@ -48,6 +48,9 @@ struct ClusterPlan {
   std::vector<GroupPlan> groups;
   // Partition policies not applied (the partition shares nodes), one line each.
   std::vector<std::string> notes;
+  // Configuration naming partitions slurmctld does not have (easypp_partition_policy,
+  // easypp_requeue_partitions: a typo would leave them silently unused), one line each.
+  std::vector<std::string> errors;
   // The earliest time a group's policy asked to plan again (Decision::wake_at, e.g. mq-vd
   // releasing a delayed job), for the scheduling thread's timed pass; none if no group asked.
   std::optional<Time> wake_at;

@@ -392,6 +392,8 @@ class Scheduler {
         locks.step("start");
         for (const std::string& note : model.notes) log_once(note);
         for (const std::string& note : plan.notes) log_once(note);
+        for (const std::string& line : plan.errors)
+          if (logged_.insert(line).second) error("sched/easypp: %s", line.c_str());
         again = carry_out(plan, model, snap, where, rules, not_runnable, blocked, limit_waits,
                           trace, counts.starts, yield, stopped);
         if (stopped) return;

@@ -410,6 +410,30 @@ TEST(PluginPlanner, LearnsOnlyWithALearningPolicy) {
   EXPECT_TRUE(Planner(c).learns()) << "a partition's policy learns";
 }
 
+// Partition names in the configuration that slurmctld does not have are errors (a typo
+// would leave a policy or a requeue opt-in silently unused); partition names are
+// case-sensitive, as in Slurm. One line each.
+TEST(PluginPlanner, ConfiguredPartitionsSlurmDoesNotHaveAreErrors) {
+  Config c;
+  c.policy = "pv-easy";
+  c.partition_policy = {{"Debug", "easy"}, {"debug", "easy"}};
+  c.requeue_partitions = {"tset", "debug"};
+  ClusterSnapshot s;
+  s.now = 1000;
+  NodeRecord n;
+  n.name = "n0";
+  n.cpus = 4;
+  s.nodes = {n};
+  PartitionRecord debug;
+  debug.name = "debug";
+  debug.nodes = {0};
+  s.partitions = {debug};
+  const ClusterPlan plan = Planner(c).plan_cluster(build_cluster_model(s), 1000);
+  ASSERT_EQ(plan.errors.size(), 2u);
+  EXPECT_NE(plan.errors[0].find("easypp_partition_policy=Debug:easy"), std::string::npos) << plan.errors[0];
+  EXPECT_NE(plan.errors[1].find("easypp_requeue_partitions=tset"), std::string::npos) << plan.errors[1];
+}
+
 TEST(PluginPlanner, MissingHistoryFileIsNotAnError) {
   Planner planner(config_with("easy++"));
   std::string err;
