@@ -367,7 +367,18 @@ class Scheduler {
         config_read = slurm_conf.last_update;
         locks.release();
       }
-      if (snap.waiting.empty() && !planner_->plans_empty_queue()) break;
+      if (snap.waiting.empty() && !planner_->plans_empty_queue()) {
+        // Every job left was refused for a limit earlier in the pass (the queue build
+        // cleared their starts): show when they may start all the same.
+        if (!limit_waits.empty()) {
+          locks.take();
+          if (stopping()) return;
+          locks.step("show");
+          show_plan(ClusterPlan{}, {}, limit_waits, ClusterModel{}, where, time(nullptr), trace);
+          locks.release();
+        }
+        break;
+      }
       const ClusterModel model = build_cluster_model(snap);
       const ClusterPlan plan = planner_->plan_cluster(model, now);
       // The start forecasts too (a node plan per group, up to easypp_start_estimates jobs

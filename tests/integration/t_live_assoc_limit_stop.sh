@@ -34,6 +34,10 @@
 # out by hand: stock moves J's grp record past grp's blocked_until and starts J's free
 # record: J runs under free. (Before, the plugin checked the block with the
 # QOS the queue build left on J, free, and started J under grp, taking what B waits for.)
+# Fourth case, the same job alone: one node x 8 CPUs, QOS grp (GrpTRES=cpu=4); A (grp, 2
+# CPUs) runs, B (grp, 4 CPUs) alone in the queue is refused for the limit. Worked out by
+# hand: squeue --start shows B a start within A's limit under both schedulers. (Before,
+# sched/easypp planned again without B, found the queue empty and showed nothing.)
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -95,6 +99,29 @@ case_partition_qos() {
   scancel "$x" "$j"
 }
 
+case_limit_wait_alone() {
+  LIVE_EXTRA_PARAMS=sched_interval=-1,assoc_limit_stop live_up --nodes 1 --cpus 8 \
+    --accounting --enforce limits,qos
+  tb_qos_add grp GrpTRES=cpu=4
+  tb_user_add nobody first qos=normal,grp
+  local a b shown i
+  a=$(tb_submit_as nobody 2 10 A 'sleep 300' -q grp)
+  wait_state "$a" RUNNING 20
+  b=$(tb_submit_as nobody 4 10 B 'sleep 300' -q grp)
+  for i in $(seq 1 15); do
+    shown=$(squeue_start "$b")
+    [ -z "$shown" ] || break
+    sleep 1
+  done
+  assert_eq PENDING "$(job_field "$b" JobState)" "B (over grp's GrpTRES=cpu=4)"
+  [ -n "$shown" ] || fail "squeue --start shows no start time for B, alone and held back by a limit"
+  if [ "$shown" -le "$(date +%s)" ] || [ "$shown" -gt $(( $(date +%s) + 660 )) ]; then
+    fail "B's start time $shown is not within A's 10-min limit from now ($(date +%s))"
+  fi
+  note "ok: squeue --start shows B's start time, $(( shown - $(date +%s) )) s ahead"
+  scancel "$a" "$b"
+}
+
 case_multi_qos() {
   LIVE_EXTRA_PARAMS=sched_interval=-1,assoc_limit_stop live_up --nodes 1 --cpus 8 \
     --accounting --enforce limits,qos
@@ -114,6 +141,7 @@ case_multi_qos() {
 
 each_scheduler case_assoc_limit_stop
 TEST_NAME=$TEST_NAME.partition_qos each_scheduler case_partition_qos
+TEST_NAME=$TEST_NAME.limit_wait_alone each_scheduler case_limit_wait_alone
 # The release the testbed runs (slurmctld -V needs no configuration).
 case $("${EASYPP_SLURM_PREFIX:-/usr}/sbin/slurmctld" -V | awk '{print $2}') in
   22.*|23.*|24.0*) note "multi-QOS case skipped: this Slurm takes one QOS per job" ;;
