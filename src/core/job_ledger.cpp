@@ -111,9 +111,8 @@ JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state
     // Propagation: the user's waiting jobs are predicted again when next admitted. Jobs
     // the last decision started count as running (the next sync sees them so): a running
     // job keeps its prediction, as in the simulator, which re-predicts waiting jobs only.
-    const std::unordered_set<JobId> started(decision_.start.begin(), decision_.start.end());
     std::erase_if(memory_, [&](const auto& kv) {
-      return kv.second.user == *out.repredict_user && !kv.second.running && !started.count(kv.first);
+      return kv.second.user == *out.repredict_user && !kv.second.running && !started_.count(kv.first);
     });
   }
   return out;
@@ -141,6 +140,13 @@ const Decision& JobLedger::sync(Policy& policy, Time now, int procs, const Machi
   for (const JobFacts& f : running) state_.running.push_back(this->running(f, now));
   for (const JobFacts& f : waiting) state_.waiting.push_back(admit(f));
   decision_ = policy.plan(state_);
+  // One ledger may plan several groups at one moment (the plugin's partition sets): the
+  // starts of all of them count as running until the next moment's syncs.
+  if (now != started_at_) {
+    started_.clear();
+    started_at_ = now;
+  }
+  started_.insert(decision_.start.begin(), decision_.start.end());
   return decision_;
 }
 

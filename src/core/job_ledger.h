@@ -127,6 +127,9 @@ class JobLedger {
   std::unordered_set<JobId> ended_;
   ClusterState state_;
   Decision decision_;
+  // The jobs the syncs at started_at_ started (every group planned then).
+  std::unordered_set<JobId> started_;
+  Time started_at_ = -1;
   std::size_t corrections_ = 0;
 };
 

@@ -89,6 +89,9 @@ struct NodeShare {
 struct Allocation {
   std::vector<NodeShare> shares;
   Resources licences;
+  // The partition (Machine index) it was planned in, for a job queued in several (the job
+  // must start in that one: another may refuse the same nodes); -1: not chosen.
+  int partition = -1;
 };
 
 }  // namespace easypp

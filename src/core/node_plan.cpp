@@ -472,7 +472,10 @@ std::optional<Allocation> NodePlan::place_now(const JobRequest& request, Time du
                                               Time limit) const {
   if (has_choices(request)) {
     for (const JobRequest& one : choices(request))
-      if (auto a = place_now(one, duration, limit)) return a;
+      if (auto a = place_now(one, duration, limit)) {
+        if (request.partitions.size() > 1) a->partition = static_cast<int>(one.partitions.at(0));
+        return a;
+      }
     return std::nullopt;
   }
   if (!licence_idle_.covers(request.licences) || !licences_fit(request, now_, duration, limit))
@@ -519,6 +522,7 @@ NodePlan::Slot NodePlan::earliest_start(const JobRequest& request, Time duration
     Slot best;
     for (const JobRequest& one : choices(request)) {
       Slot s = earliest_start(one, duration, limit);
+      if (request.partitions.size() > 1) s.allocation.partition = static_cast<int>(one.partitions.at(0));
       if (s.start < best.start) best = std::move(s);
     }
     return best;

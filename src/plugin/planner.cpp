@@ -157,6 +157,8 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   const std::vector<Partition>& parts = model.machine.partitions();
   // Licences are the cluster's: partitions whose waiting jobs ask for the same licence are
   // planned together too, or one group could take a licence another's reservation needs.
+  // (Links by licences and by jobs queued in several partitions come and go with the
+  // waiting jobs, so sets may merge and split between passes: see the keys below.)
   std::vector<std::uint64_t> licences_asked(parts.size(), 0);  // a bit per licence kind
   for (const JobFacts& f : model.waiting)
     for (std::size_t p : f.request->partitions)
@@ -190,6 +192,17 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   for (std::size_t p = 0; p < parts.size(); ++p)
     for (std::size_t q = p + 1; q < parts.size(); ++q)
       if (linked(p, q)) set_of[root(q)] = root(p);
+  // A waiting job queued in several partitions under easypp_policy links them too: it is
+  // planned in one plan, free to start in any of them. (A partition with a policy of its
+  // own keeps it: such a job is planned in its first partition's plan only.)
+  const auto global = [&](std::size_t p) {
+    return p < parts.size() && config_.policy_for(parts[p].name) == config_.policy;
+  };
+  for (const JobFacts& f : model.waiting) {
+    const std::vector<std::size_t>& in = f.request->partitions;
+    for (std::size_t k = 1; k < in.size(); ++k)
+      if (global(in[0]) && global(in[k])) set_of[root(in[k])] = root(in[0]);
+  }
   // Groups in the order of their first partition (one with no partition when there is none).
   std::vector<std::size_t> group_of(parts.size(), 0);
   std::vector<std::size_t> group_of_root(parts.size(), SIZE_MAX);
@@ -203,27 +216,31 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     out.groups[group_of[p]].partitions.push_back(p);
   }
   if (out.groups.empty()) out.groups.emplace_back();
-  // A group's key keeps its policy's memory across passes: a partition's name for one
-  // planned alone with its own policy, "" for the first under easypp_policy, "=" and its
-  // first partition's name for the others.
+  // A group's key keeps its policy's memory across passes: its partitions' names. A set
+  // that merged or split gets a new policy (timed-run, say, then knows no trial and kills
+  // none), and a key no group has any more is dropped, so no policy comes back with
+  // memory of another set's jobs.
   std::vector<std::string> keys;
-  bool first_global = true;
   for (GroupPlan& g : out.groups) {
     g.policy = g.partitions.size() == 1 ? config_.policy_for(parts[g.partitions[0]].name)
                                         : config_.policy;
-    if (g.policy != config_.policy) {
-      keys.push_back(parts[g.partitions[0]].name);
-      continue;
-    }
-    keys.push_back(first_global ? std::string() : "=" + parts[g.partitions.front()].name);
-    first_global = false;
-    if (g.partitions.size() < 2) continue;
+    std::string key;
+    for (std::size_t p : g.partitions) key += (key.empty() ? "" : "+") + parts[p].name;
+    keys.push_back(std::move(key));
+    if (g.policy != config_.policy || g.partitions.size() < 2) continue;
     for (std::size_t p : g.partitions)
       if (const std::string& own = config_.policy_for(parts[p].name); own != config_.policy)
         out.notes.push_back("partition " + parts[p].name + " shares nodes or licences with "
                             "another partition: planned with easypp_policy=" + config_.policy +
                             ", not its own " + own);
   }
+
+  std::erase_if(group_policies_, [&](const auto& kv) {
+    return std::find(keys.begin(), keys.end(), kv.first) == keys.end();
+  });
+  std::erase_if(group_specs_, [&](const auto& kv) {
+    return std::find(keys.begin(), keys.end(), kv.first) == keys.end();
+  });
 
   std::vector<std::vector<JobFacts>> waiting(out.groups.size());
   for (const JobFacts& f : model.waiting) {
@@ -247,7 +264,7 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
     Policy& policy = group_policy(keys[g], group.policy);
     // A policy that kills plans with no job waiting too: timed-run commits a job whose
     // trial ends then (otherwise a later arrival's trial would kill it).
-    if (waiting[g].empty() && !keys[g].empty() && !policy.traits().kills) continue;
+    if (waiting[g].empty() && g > 0 && !policy.traits().kills) continue;
     group.honours_reservable = policy.traits().honours_reservable;
     if (!policy.traits().honours_reservable &&
         std::any_of(waiting[g].begin(), waiting[g].end(), [](const JobFacts& f) { return !f.reservable; }))

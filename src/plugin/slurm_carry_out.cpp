@@ -197,6 +197,11 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
         continue;
       }
       OwnedBitmap nodes(node_bitmap_of(*d.start_allocations[i]));
+      const int planned_part = d.start_allocations[i]->partition;
+      const std::string planned_in =
+          planned_part >= 0 && static_cast<std::size_t>(planned_part) < model.machine.partitions().size()
+              ? model.machine.partitions()[static_cast<std::size_t>(planned_part)].name
+              : std::string();
       const bool backfilled =
           std::find(d.backfilled.begin(), d.backfilled.end(), d.start[i]) != d.backfilled.end();
       part_record_t* part = nullptr;
@@ -209,7 +214,7 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
              *qos ? " under QOS " : "", qos);
       };
       const int rc =
-          start_job(job, w->second.choices, backfilled, nodes.get(), &part, free_minutes);
+          start_job(job, w->second.choices, backfilled, nodes.get(), &part, free_minutes, planned_in);
       if (!part) continue;  // its partitions went away, stopped or were left while we planned
       if (rc == SLURM_SUCCESS) {
         started("");
@@ -224,7 +229,8 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
         OwnedBitmap wider(bit_copy(unreserved->get()));
         bit_or(wider.get(), nodes.get());
         if (!bit_equal(wider.get(), nodes.get()) &&
-            start_job(job, w->second.choices, backfilled, wider.get(), &part, free_minutes) ==
+            start_job(job, w->second.choices, backfilled, wider.get(), &part, free_minutes,
+                      partition_name(part)) ==
                 SLURM_SUCCESS) {
           started("; select_nodes refused the planned nodes, it chose among the unreserved ones");
           continue;

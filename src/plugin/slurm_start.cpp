@@ -167,12 +167,19 @@ int start_job(job_record_t* job, part_record_t* partition, std::uint32_t priorit
 
 int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
               const bitstr_t* allowed, part_record_t** started_in,
-              const FreeMinutes& free_minutes) {
+              const FreeMinutes& free_minutes, const std::string& planned_in) {
   *started_in = nullptr;
-  // The partition: the first that exists and holds the planned nodes, else the first.
+  // The partition: the one the plan chose if it still may be used, else the first that
+  // exists and holds the planned nodes, else the first.
   const StartChoice* first = nullptr;
   part_record_t* part = nullptr;
-  for (const StartChoice& c : choices) {
+  std::vector<const StartChoice*> planned_first;
+  for (const StartChoice& c : choices)
+    if (!planned_in.empty() && c.partition == planned_in) planned_first.push_back(&c);
+  for (const StartChoice& c : choices)
+    if (planned_in.empty() || c.partition != planned_in) planned_first.push_back(&c);
+  for (const StartChoice* cp : planned_first) {
+    const StartChoice& c = *cp;
     part_record_t* p = find_part_record(const_cast<char*>(c.partition.c_str()));
     // Gone, down or drained, or the job was moved out of it while we planned.
     if (!p || !(p->state_up & PARTITION_SCHED) || !p->node_bitmap || !job_may_use(job, p))

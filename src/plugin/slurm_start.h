@@ -60,9 +60,11 @@ struct QueuedByName {
 // select_nodes refuses a record for anything but resources (a limit of that QOS), the
 // next is tried; refused for resources, the next in another reservation. `started_in` gets the partition tried last (nullptr: none
 // exists any more, the result is then ESLURM_INVALID_PARTITION_NAME).
+// `planned_in`, when not empty, is the partition the plan chose (a job queued in several):
+// tried first, as another may refuse the same nodes (exclusive, MaxNodes, caps).
 int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool backfilled,
               const bitstr_t* allowed, part_record_t** started_in,
-              const FreeMinutes& free_minutes = {});
+              const FreeMinutes& free_minutes = {}, const std::string& planned_in = {});
 
 // Stock backfill's tests of a job before it starts, after the locks were given back
 // (backfill.c: _job_runnable_now, job_independent): still pending, not revoked, held or

@@ -155,5 +155,24 @@ TEST(JobLedger, PropagationLeavesAJustStartedJobsPrediction) {
   EXPECT_EQ(ledger.state().waiting[0].prediction, 50) << "waiting: predicted again from Y's run";
 }
 
+// One ledger may plan several groups at one moment (the plugin's partition sets). A job
+// the first group's sync started counts as running even though a second sync at the same
+// moment started nothing: propagation (a job of the same user ends) keeps its prediction.
+TEST(JobLedger, StartsOfEveryGroupAtAMomentCountAsRunning) {
+  auto policy = make_policy("easy++");
+  JobLedger ledger(policy->traits(), "history:propagation=on");
+  std::vector<JobFacts> running{facts(1, 7, 10000, 0)};
+  std::vector<JobFacts> group_a{facts(2, 7, 10000)};
+  const Decision& d = ledger.sync(*policy, 5, 4, nullptr, running, group_a);
+  ASSERT_EQ(d.start, std::vector<JobId>{2});
+  std::vector<JobFacts> group_b{facts(3, 8, 10000)};
+  group_b[0].procs = 8;  // waits
+  EXPECT_TRUE(ledger.sync(*policy, 5, 4, nullptr, running, group_b).start.empty());
+  ASSERT_TRUE(ledger.ended(facts(1, 7, 10000, 0), 50, 0).learnt);
+  running = {facts(2, 7, 10000, 5)};
+  ledger.sync(*policy, 52, 4, nullptr, running, {});
+  EXPECT_EQ(ledger.state().running[0].job.prediction, 10000) << "started at 5 by the first group: kept";
+}
+
 }  // namespace
 }  // namespace easypp

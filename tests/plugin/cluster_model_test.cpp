@@ -266,6 +266,72 @@ TEST(PlanCluster, PartitionMaxNodesCapsTheNodesAJobGets) {
   }
 }
 
+// A job queued in partitions that share no node links them into one plan: A = {n0} (held
+// until 600), B = {n1} idle; J (-p A,B, 8 CPUs) starts now on n1, planned in B (the
+// allocation names the partition, so the start uses B's record). Before the link, J was
+// planned in its first partition's plan only and reserved on n0 at 600.
+TEST(PlanCluster, JobQueuedInDisjointPartitionsLinksThem) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8), node("n1", 8)};
+  s.partitions = {partition("A", {0}), partition("B", {1})};
+  s.running = {running(1, {{0, 8, 0, {}}}, 0, 600)};
+  s.waiting = {waiting(2, 8, 3000, {"A", "B"}, 100)};
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  ASSERT_TRUE(starts(plan.groups[0], 2));
+  const Allocation& a = *plan.groups[0].decision.start_allocations.at(0);
+  EXPECT_EQ(a.shares.at(0).node, 1u);
+  EXPECT_EQ(a.partition, 1) << "planned in B";
+}
+
+// Plans of partition sets keep their policy's memory while the set stays, and a policy whose
+// set merged into another is dropped, so it never comes back with stale memory. a = {n0},
+// b = {n1} (4 CPUs each), timed-run with 10-s trials. At 0 X (b) starts on trial. At 5 jobs
+// of a and b ask for the same licence: one plan for both (a new policy: X unknown to it,
+// so committed). At 20 those are gone and Y (b, 4 CPUs) waits: b's plan is a new policy,
+// X stays committed and is not killed. Before, b's policy of 0 came back at 20, still
+// holding X's trial, and killed it (terminable since 10).
+TEST(PlanCluster, MergedPartitionSetsDropTheirPoliciesMemory) {
+  Config c = config_with("timed-run:base=fcfs:trial=10");
+  c.requeue_partitions = {"a", "b"};
+  Planner planner(c);
+  auto snapshot = [](Time now) {
+    ClusterSnapshot s;
+    s.now = now;
+    s.nodes = {node("n0", 4), node("n1", 4)};
+    s.partitions = {partition("a", {0}), partition("b", {1})};
+    s.licences = {{"lic", 2}};
+    return s;
+  };
+  ClusterSnapshot s = snapshot(kNow);
+  JobRecord x = waiting(1, 2, 600, {"b"}, 100);
+  x.requeueable = true;
+  s.waiting = {x};
+  ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  ASSERT_TRUE(starts(plan.groups[1], 1)) << "X's trial";
+  JobRecord xr = running(1, {{1, 2, 0, {}}}, 0, 600);
+  xr.requeueable = true;
+  xr.partition = "b";
+  s = snapshot(kNow + 5);
+  s.running = {xr};
+  JobRecord la = waiting(2, 8, 600, {"a"}, 50), lb = waiting(3, 8, 600, {"b"}, 40);
+  la.request.licences = lb.request.licences = {{"lic", 1}};
+  s.waiting = {la, lb};
+  plan = planner.plan_cluster(build_cluster_model(s), kNow + 5);
+  ASSERT_EQ(plan.groups.size(), 1u) << "linked by the licence";
+  s = snapshot(kNow + 20);
+  s.running = {xr};
+  JobRecord y = waiting(4, 4, 60, {"b"}, 30);
+  y.requeueable = true;
+  s.waiting = {y};
+  plan = planner.plan_cluster(build_cluster_model(s), kNow + 20);
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_TRUE(plan.groups[1].decision.kill_requeue.empty()) << "X is committed in b's new plan";
+}
+
 // Partitions that share no node are separate machines, each with its own plan and so its
 // own EASY reservation (stock backfill reserves in every partition). A = {n0}, B = {n1},
 // 8 CPUs each. RA holds all of n0 until 600, RB 4 of n1's CPUs until 600. HA (A, 8 CPUs)

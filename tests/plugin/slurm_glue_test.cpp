@@ -2079,6 +2079,29 @@ TEST_F(CarryOut, StartsOnThePlannedNodesOnly) {
   EXPECT_TRUE(g_assoc_locks.empty()) << "a job with one QOS starts without assoc_mgr's lock";
 }
 
+// A job queued in two partitions over the same nodes starts in the one the plan chose
+// (the allocation names it), not the first that holds the nodes: the other may refuse the
+// same nodes (OverSubscribe=EXCLUSIVE, MaxNodes, a CPU cap). p comes first in the job's
+// records; the plan chose q.
+TEST_F(CarryOut, StartsInThePartitionThePlanChose) {
+  part_record_t* q = partition("q", {0, 1, 2});
+  list_append(part_list, q);
+  job_record_t* a = waiting(1);
+  where_[1].choices.push_back(StartChoice{"q", 10, 0, "", false});
+  a->part_ptr_list = list_of({part_, q});
+  Partition mp;
+  mp.name = "p";
+  model_.machine.add_partition(mp);
+  mp.name = "q";
+  model_.machine.add_partition(mp);
+  plan({{1, 1, false}});
+  const_cast<Allocation&>(*plan_.groups[0].decision.start_allocations[0]).partition = 1;
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(a->job_state, JOB_RUNNING);
+  EXPECT_EQ(a->part_ptr, q);
+}
+
 // Refused on its planned node for resources (what the model does not see), a job may take
 // any node no reservation of the pass holds (node 2 is the head's): tried once more there.
 // Refused again, it keeps what the plan gave it for this pass: no new round, and it stays
