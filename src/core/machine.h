@@ -66,6 +66,9 @@ struct Partition {
   NodeSet nodes;
   bool exclusive = false;  // OverSubscribe=EXCLUSIVE: every job takes whole nodes
   int max_nodes = 0;       // MaxNodes: a job runs on at most this many of them; 0: no cap
+  // The resource kind standing for its cap on CPUs per node (MaxCPUsPerNode), which its
+  // jobs hold beside their CPUs; -1: none planned.
+  int cpu_cap_kind = -1;
 };
 
 struct Licence {
@@ -112,6 +115,7 @@ class Machine {
   const std::vector<Node>& nodes() const { return nodes_; }
   std::vector<Node>& nodes() { return nodes_; }
   const std::vector<Partition>& partitions() const { return partitions_; }
+  std::vector<Partition>& partitions() { return partitions_; }
   const std::vector<Licence>& licences() const { return licences_; }
   const std::vector<ReservationSpan>& reservation_spans() const { return spans_; }
   int find_partition(std::string_view name) const;

@@ -415,6 +415,12 @@ std::vector<JobRequest> NodePlan::choices(const JobRequest& request) const {
     for (std::size_t p : request.partitions) {
       JobRequest in = one;
       in.partitions = {p};
+      // Run in p, it holds none of its other partitions' caps on CPUs per node.
+      if (request.partitions.size() > 1)
+        for (std::size_t q : request.partitions)
+          if (q != p && q < machine_->partitions().size())
+            if (const int k = machine_->partitions()[q].cpu_cap_kind; k >= 0 && k != kCpu)
+              in.per_task[static_cast<std::size_t>(k)] = 0;
       const int cap = p < machine_->partitions().size() ? machine_->partitions()[p].max_nodes : 0;
       // Above the cap only under a QOS with PartitionMaxNodes (job_limits_check refuses
       // it otherwise), which lifts it: then left as asked.

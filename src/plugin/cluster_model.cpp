@@ -239,6 +239,8 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
                           std::to_string(kMaxResourceKinds - 2) + " GRES kinds and caps)");
       continue;
     }
+    if (const int index = m.find_partition(p.name); index >= 0)
+      m.partitions()[static_cast<std::size_t>(index)].cpu_cap_kind = static_cast<int>(k);
     for (Node& node : m.nodes()) node.capacity[k] = node.capacity[kCpu];
     for (std::uint32_t n : p.nodes)
       if (n < n_nodes)

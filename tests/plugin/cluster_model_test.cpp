@@ -239,6 +239,26 @@ TEST(PlanCluster, JobInSeveralPartitionsRunsInOne) {
   EXPECT_EQ(r->allocation->shares[1].node, 1u);
 }
 
+// A job queued in a partition with MaxCPUsPerNode and one without, on the same 16-CPU node,
+// runs in the one it is planned in and holds only that partition's cap: cpu (cap 12) and
+// gpu (none) over n0; J (-p cpu,gpu, 16 tasks, one node) does not fit under cpu's cap but
+// starts now in gpu. Before, it counted against cpu's cap in gpu too and never fit.
+TEST(PlanCluster, JobInSeveralPartitionsHoldsOnlyItsPartitionsCap) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 16)};
+  PartitionRecord cpu = partition("cpu", {0});
+  cpu.max_cpus_per_node = 12;
+  s.partitions = {cpu, partition("gpu", {0})};
+  JobRecord j = waiting(1, 16, 600, {"cpu", "gpu"}, 100);
+  j.request.max_nodes = 1;
+  s.waiting = {j};
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+  ASSERT_TRUE(starts(plan.groups[0], 1));
+  EXPECT_EQ(plan.groups[0].decision.start_allocations.at(0)->partition, 1) << "in gpu";
+}
+
 // A partition's MaxNodes caps the nodes a job gets there (select_nodes). serial = {n0, n1}
 // with MaxNodes=1, 8 CPUs each, 4 of each held (n0 until 600, n1 until 1200). J asks 8
 // tasks: 4 + 4 now is two nodes, so it waits for one node of 8: n0 at 600. Without the
