@@ -67,10 +67,10 @@ RunningJob JobLedger::running(const JobFacts& facts, Time now) {
   rj.job.corrections = mem->second.corrections;
   if (facts.releasing) {
     // Its run is over and Slurm is releasing its nodes (completing): it holds its share
-    // now and is planned free from now, as the simulator frees it at its end, never
-    // corrected. (Its limit then reads as its runtime; under X2 the scaled estimate would
-    // plan it busy for as long again.)
-    rj.job.prediction = std::max<Time>(1, now - rj.start);
+    // now and is planned free from now, on its prediction and its kill time alike, as the
+    // simulator frees it at its end, never corrected. (Its limit then reads as its
+    // runtime; under X2 the scaled estimate would plan it busy for as long again.)
+    rj.job.prediction = rj.job.estimate = std::max<Time>(1, now - rj.start);
     return rj;
   }
   // A running job's limit lowered below its prediction: it is killed by then.

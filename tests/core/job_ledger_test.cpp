@@ -131,6 +131,7 @@ TEST(JobLedger, ReleasingJobIsPlannedFreeFromNow) {
   running[0].releasing = true;
   ledger.sync(*policy, 20001, 100, nullptr, running, {});
   EXPECT_EQ(ledger.state().running[0].predicted_end(), 20001);
+  EXPECT_EQ(ledger.state().running[0].kill_time(), 20001) << "not 2 x its runtime";
   EXPECT_EQ(ledger.corrections_made(), 0u);
 }
 
