@@ -259,6 +259,34 @@ TEST(PlanCluster, JobInSeveralPartitionsHoldsOnlyItsPartitionsCap) {
   EXPECT_EQ(plan.groups[0].decision.start_allocations.at(0)->partition, 1) << "in gpu";
 }
 
+// The live case of t_live_multi_partition (partition_cap): three nodes of 4 CPUs in cap
+// (MaxCPUsPerNode=2) and all. X (cap, 2 CPUs of n2) fills n2's cap; A holds n0 until 180,
+// B n1 until 1800. H (6 CPUs, cap and all) fits in all at A's end (n0's 4 and n2's 2);
+// in cap only when B ends. So it is reserved at 180 in all, on n0 and n2.
+TEST(PlanCluster, JobInSeveralPartitionsIsReservedInTheUncappedOne) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 4), node("n1", 4), node("n2", 4)};
+  PartitionRecord cap = partition("cap", {0, 1, 2});
+  cap.max_cpus_per_node = 2;
+  s.partitions = {cap, partition("all", {0, 1, 2})};
+  JobRecord x = running(1, {{2, 2, 0, {}}}, 0, 1800);
+  x.partition = "cap";
+  JobRecord a = running(2, {{0, 4, 0, {}}}, 0, 180);
+  a.partition = "all";
+  JobRecord b = running(3, {{1, 4, 0, {}}}, 0, 1800);
+  b.partition = "all";
+  s.running = {x, a, b};
+  s.waiting = {waiting(4, 6, 300, {"cap", "all"}, 100)};
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(build_cluster_model(s), kNow);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  expect_reserved(plan.groups[0], 4, kNow + 180, 0);
+  const Reservation* r = reservation_of(plan.groups[0], 4);
+  ASSERT_TRUE(r && r->allocation);
+  EXPECT_EQ(r->allocation->partition, 1) << "in all";
+}
+
 // A partition's MaxNodes caps the nodes a job gets there (select_nodes). serial = {n0, n1}
 // with MaxNodes=1, 8 CPUs each, 4 of each held (n0 until 600, n1 until 1200). J asks 8
 // tasks: 4 + 4 now is two nodes, so it waits for one node of 8: n0 at 600. Without the
