@@ -142,14 +142,10 @@ std::size_t Planner::history_records() const {
 
 Policy& Planner::group_policy(const std::string& key, const std::string& name) {
   // Kept across passes while its spec stays (a policy may remember earlier passes:
-  // timed-run, which of its running jobs are on trial). name() drops a spec's keys, so
-  // the spec itself is compared.
-  auto it = group_policies_.find(key);
-  if (it == group_policies_.end() || group_specs_[key] != name) {
-    it = group_policies_.insert_or_assign(key, make_policy(name)).first;
-    group_specs_[key] = name;
-  }
-  return *it->second;
+  // timed-run, which of its running jobs are on trial).
+  GroupPolicy& group = group_policies_[key];
+  if (!group.policy || group.spec != name) group = {name, make_policy(name)};
+  return *group.policy;
 }
 
 ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
@@ -236,9 +232,6 @@ ClusterPlan Planner::plan_cluster(const ClusterModel& model, Time now) {
   }
 
   std::erase_if(group_policies_, [&](const auto& kv) {
-    return std::find(keys.begin(), keys.end(), kv.first) == keys.end();
-  });
-  std::erase_if(group_specs_, [&](const auto& kv) {
     return std::find(keys.begin(), keys.end(), kv.first) == keys.end();
   });
 

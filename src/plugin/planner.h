@@ -120,11 +120,16 @@ class Planner {
   PredictionSlot& slot_for(const std::string& policy_name, const Policy& policy);
   PredictionSlot* persisted_slot() const;
 
+  // A group's policy and the spec it was made from (name() drops a spec's keys).
+  struct GroupPolicy {
+    std::string spec;
+    std::unique_ptr<Policy> policy;
+  };
+
   Config config_;
-  std::map<std::string, PredictionSlot> slots_;              // by policy name
-  std::map<std::string, std::unique_ptr<Policy>> group_policies_;  // by group key
+  std::map<std::string, PredictionSlot> slots_;        // by policy name
+  std::map<std::string, GroupPolicy> group_policies_;  // by group key
   bool kills_ = false;  // some configured policy kills
-  std::map<std::string, std::string> group_specs_;  // group_policies_' specs, by group key
   StartForecast forecast_;
 };
 
