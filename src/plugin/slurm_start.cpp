@@ -173,28 +173,28 @@ int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool b
   // exists and holds the planned nodes, else the first.
   const StartChoice* first = nullptr;
   part_record_t* part = nullptr;
-  std::vector<const StartChoice*> planned_first;
-  for (const StartChoice& c : choices)
-    if (!planned_in.empty() && c.partition == planned_in) planned_first.push_back(&c);
-  for (const StartChoice& c : choices)
-    if (planned_in.empty() || c.partition != planned_in) planned_first.push_back(&c);
-  for (const StartChoice* cp : planned_first) {
-    const StartChoice& c = *cp;
+  // Takes c's partition if it may be used and none is taken yet, or if it holds the
+  // planned nodes: then true, the search is over.
+  const auto take_partition = [&](const StartChoice& c) {
     part_record_t* p = find_part_record(const_cast<char*>(c.partition.c_str()));
     // Gone, down or drained, or the job was moved out of it while we planned.
     if (!p || !(p->state_up & PARTITION_SCHED) || !p->node_bitmap || !job_may_use(job, p))
-      continue;
-    if (!first) {
+      return false;
+    const bool holds = allowed && bit_super_set(const_cast<bitstr_t*>(allowed), p->node_bitmap);
+    if (!first || holds) {
       first = &c;
       part = p;
     }
-    if (allowed && p->node_bitmap &&
-        bit_super_set(const_cast<bitstr_t*>(allowed), p->node_bitmap)) {
-      first = &c;
-      part = p;
-      break;
-    }
-  }
+    return holds;
+  };
+  const auto planned = planned_in.empty()
+                           ? choices.end()
+                           : std::find_if(choices.begin(), choices.end(), [&](const StartChoice& c) {
+                               return c.partition == planned_in;
+                             });
+  if (planned == choices.end() || !take_partition(*planned))
+    for (const StartChoice& c : choices)
+      if ((planned_in.empty() || c.partition != planned_in) && take_partition(c)) break;
   if (!part) return ESLURM_INVALID_PARTITION_NAME;
   *started_in = part;
   // Then that partition's records, those in a reservation that holds the planned nodes
