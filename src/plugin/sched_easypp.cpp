@@ -403,8 +403,7 @@ class Scheduler {
         locks.step("start");
         for (const std::string& note : model.notes) log_once(note);
         for (const std::string& note : plan.notes) log_once(note);
-        for (const std::string& line : plan.errors)
-          if (logged_.insert(line).second) error("sched/easypp: %s", line.c_str());
+        for (const std::string& line : plan.errors) log_once_error(line);
         again = carry_out(plan, model, snap, where, rules, not_runnable, blocked, limit_waits,
                           trace, counts.starts, yield, stopped);
         if (stopped) return;
@@ -474,8 +473,12 @@ class Scheduler {
     return jobs;
   }
 
+  // Each distinct line once per slurmctld run, as info() or error().
   void log_once(const std::string& line) {
     if (logged_.insert(line).second) info("sched/easypp: %s", line.c_str());
+  }
+  void log_once_error(const std::string& line) {
+    if (logged_.insert(line).second) error("sched/easypp: %s", line.c_str());
   }
 
   // sdiag's "Backfilling stats", filled as stock backfill does.
