@@ -401,20 +401,28 @@ bool NodePlan::has_choices(const JobRequest& request) const {
          (request.max_nodes <= 0 || request.max_nodes > cap);
 }
 
-std::vector<JobRequest> NodePlan::choices(const JobRequest& request) const {
-  std::vector<JobRequest> out;
-  JobRequest one = request;
-  one.other_reservations.clear();
+const std::vector<JobRequest>& NodePlan::choices(const JobRequest& request) const {
+  // Written over the last call's choices, so their storage is reused: no allocation once
+  // warm. No choice has choices of its own, so no caller's loop over them is overwritten.
   const std::size_t n_reservations = 1 + request.other_reservations.size();
+  const std::size_t n_partitions = std::max<std::size_t>(1, request.partitions.size());
+  choices_.resize(n_reservations * n_partitions);
+  std::size_t next = 0;
   for (std::size_t k = 0; k < n_reservations; ++k) {
-    if (k > 0) one.reservation = request.other_reservations[k - 1];
+    const auto choice = [&]() -> JobRequest& {
+      JobRequest& one = choices_[next++];
+      one = request;
+      one.other_reservations.clear();
+      if (k > 0) one.reservation = request.other_reservations[k - 1];
+      return one;
+    };
     if (request.partitions.empty()) {
-      out.push_back(one);
+      choice();
       continue;
     }
     for (std::size_t p : request.partitions) {
-      JobRequest in = one;
-      in.partitions = {p};
+      JobRequest& in = choice();
+      in.partitions.assign(1, p);
       // Run in p, it holds none of its other partitions' caps on CPUs per node.
       if (request.partitions.size() > 1)
         for (std::size_t q : request.partitions)
@@ -426,10 +434,9 @@ std::vector<JobRequest> NodePlan::choices(const JobRequest& request) const {
       // it otherwise), which lifts it: then left as asked.
       if (cap > 0 && std::max(1, in.min_nodes) <= cap && (in.max_nodes <= 0 || in.max_nodes > cap))
         in.max_nodes = cap;
-      out.push_back(std::move(in));
     }
   }
-  return out;
+  return choices_;
 }
 
 bool NodePlan::ever_fits(const JobRequest& request) const {

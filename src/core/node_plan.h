@@ -115,7 +115,7 @@ class NodePlan {
   // Whether the request is planned as several choices, or capped by its partition's
   // MaxNodes (see place_now), and the request as each choice alone.
   bool has_choices(const JobRequest& request) const;
-  std::vector<JobRequest> choices(const JobRequest& request) const;
+  const std::vector<JobRequest>& choices(const JobRequest& request) const;
   // The request's licences free over [start, start + duration) in the plan, less those
   // of every other reservation overlapping its time up to `limit`.
   bool licences_fit(const JobRequest& request, Time start, Time duration, Time limit) const;
@@ -144,6 +144,7 @@ class NodePlan {
   // earliest_start needs its general (slower) search.
   bool monotone_ = true;
   mutable std::vector<int> caps_;  // scratch
+  mutable std::vector<JobRequest> choices_;  // scratch: the last choices() built
   mutable std::vector<std::pair<NodeIndex, int>> usable_;  // scratch
   // Nodes with an idle CPU at reset (place_now looks only there; a node leaves the set
   // when its CPUs are taken, lazily).
