@@ -32,6 +32,14 @@ struct JobRequest {
   // least, as cons_tres allocates them. 0: none.
   int min_cpus_per_node = 0;
   int max_tasks_per_node = 0;  // --ntasks-per-node: at most this many tasks on a node (0: any)
+  // Threads it uses of each core (--threads-per-core, --hint=nomultithread: 1), and tasks
+  // that may share a core (--ntasks-per-core); 0: any. On a node of more threads per core
+  // (Node::threads_per_core) its tasks then spread over more cores: Slurm's usable CPUs
+  // per core are the least of the node's threads, these threads and these tasks times
+  // their CPUs (cons_tres, common_cpus_per_core), and under whole cores the job holds
+  // every thread of those cores.
+  int threads_per_core = 0;
+  int tasks_per_core = 0;
   bool exclusive = false;             // whole nodes
   bool contiguous = false;            // --contiguous: nodes of consecutive indices
   std::vector<std::string> features;  // every one required on each node, unless:

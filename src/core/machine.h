@@ -57,6 +57,10 @@ struct Node {
   // CPUs allocated together: a job's CPUs on the node are rounded up to a multiple (the
   // threads of a core, where Slurm allocates whole cores: CR_Core on hyperthreads).
   int cpu_unit = 1;
+  // Hardware threads of each core as Slurm schedules them (its node tpc; 1 where a core
+  // is one CPU). A job using fewer threads of a core (JobRequest::threads_per_core) still
+  // takes whole cores. Under whole cores it equals cpu_unit.
+  int threads_per_core = 1;
   std::vector<std::string> features;
   std::vector<NodeWindow> windows;
 };

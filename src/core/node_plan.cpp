@@ -238,6 +238,8 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   const Resources& capacity = machine_->nodes()[n].capacity;
   if (whole_nodes(*machine_, request) && !free.covers(capacity)) return 0;
   if (!free.covers(request.per_node)) return 0;
+  if (const int used = threads_used(n, request); by_cores(n, request, used))
+    return tasks_fit_in_cores(n, free, request, used);
   std::int64_t tasks = std::max(request.tasks, request.min_nodes);
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   if (request.min_cpus_per_node > 0 && free[kCpu] - free[kCpu] % unit < request.min_cpus_per_node)
@@ -262,6 +264,52 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   return static_cast<int>(std::max<std::int64_t>(tasks, 0));
 }
 
+int NodePlan::threads_used(NodeIndex n, const JobRequest& request) const {
+  int used = std::max(1, machine_->nodes()[n].threads_per_core);
+  if (request.tasks_per_core > 0) {
+    const std::int64_t cpt = std::max<std::int64_t>(1, request.per_task[kCpu]);
+    used = static_cast<int>(std::min<std::int64_t>(used, request.tasks_per_core * cpt));
+  }
+  if (request.threads_per_core > 0) used = std::min(used, request.threads_per_core);
+  return used;
+}
+
+bool NodePlan::by_cores(NodeIndex n, const JobRequest& request, int used) const {
+  const std::int64_t cpt = std::max<std::int64_t>(1, request.per_task[kCpu]);
+  return used < machine_->nodes()[n].threads_per_core ||
+         (request.tasks_per_core == 1 && cpt > used && cpt % used != 0);
+}
+
+std::int64_t NodePlan::cores_for(std::int64_t tasks, const JobRequest& request, int used) {
+  const std::int64_t cpt = std::max<std::int64_t>(1, request.per_task[kCpu]);
+  // One task per core: a task of more CPUs than a core gives starts on a core of its own
+  // (dist_tasks.c, _block_sync_core_bitmap: tasks x cores per task).
+  if (request.tasks_per_core == 1 && cpt > used) return tasks * ((cpt + used - 1) / used);
+  const std::int64_t threads =
+      std::max<std::int64_t>(tasks * cpt + request.per_node[kCpu], request.min_cpus_per_node);
+  return (threads + used - 1) / used;
+}
+
+int NodePlan::tasks_fit_in_cores(NodeIndex n, const Resources& free, const JobRequest& request,
+                                 int used) const {
+  const std::int64_t free_cores = free[kCpu] / machine_->nodes()[n].threads_per_core;
+  if (free_cores * used < request.min_cpus_per_node) return 0;
+  std::int64_t tasks = std::max(request.tasks, request.min_nodes);
+  if (request.max_tasks_per_node > 0) tasks = std::min<std::int64_t>(tasks, request.max_tasks_per_node);
+  const std::int64_t cpt = std::max<std::int64_t>(1, request.per_task[kCpu]);
+  if (request.tasks_per_core == 1 && cpt > used)
+    tasks = std::min(tasks, free_cores / ((cpt + used - 1) / used));
+  else
+    tasks = std::min(tasks, (free_cores * used - request.per_node[kCpu]) / cpt);
+  // A bound from each other kind per task (a share holds at least that much of it), then
+  // the share itself must fit: memory and CPU caps are counted on its whole cores.
+  for (std::size_t k = kMemory; k < kMaxResourceKinds; ++k)
+    if (request.per_task[k] > 0 && !machine_->cpu_like(k))
+      tasks = std::min(tasks, (free[k] - request.per_node[k]) / request.per_task[k]);
+  while (tasks > 0 && !free.covers(share_amount(n, static_cast<int>(tasks), request))) --tasks;
+  return static_cast<int>(std::max<std::int64_t>(tasks, 0));
+}
+
 Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& request) const {
   if (whole_nodes(*machine_, request)) return machine_->nodes()[n].capacity;
   Resources amount = request.per_node;
@@ -272,6 +320,24 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
     if (request.memory_per_cpu > 0) amount[kMemory] += request.memory_per_cpu * more;
   }
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
+  const int tpc = machine_->nodes()[n].threads_per_core;
+  if (const int used = threads_used(n, request); unit > 1 && by_cores(n, request, used)) {
+    // Whole cores: it holds every thread of the cores its tasks spread over. --mem-per-cpu
+    // is charged on the threads it asked of them (job_resources_get_node_cpu_cnt), on all
+    // of them with --ntasks-per-core alone. (Without whole cores Slurm counts only the
+    // threads used, as the sum above does.)
+    const std::int64_t cores = cores_for(tasks, request, used);
+    amount[kCpu] = cores * tpc;
+    if (request.memory_per_cpu > 0) {
+      const std::int64_t charged =
+          request.threads_per_core > 0 ? std::min(request.threads_per_core, tpc) : tpc;
+      amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * cores * charged;
+    }
+    if (machine_->has_cpu_like())
+      for (std::size_t k = kMemory + 1; k < kMaxResourceKinds; ++k)
+        if (amount[k] > 0 && machine_->cpu_like(k)) amount[k] = amount[kCpu];
+    return amount;
+  }
   if (amount[kCpu] % unit != 0) {
     amount[kCpu] += unit - amount[kCpu] % unit;
     if (request.memory_per_cpu > 0)
@@ -299,7 +365,7 @@ bool NodePlan::plain(const JobRequest& r) {
          r.max_nodes == 0 && r.features.empty() && r.required.empty() && r.excluded.empty() &&
          r.partitions.empty() && r.licences == Resources{} && r.reservation.empty() &&
          r.other_reservations.empty() && !r.contiguous && r.min_cpus_per_node <= 1 &&
-         r.max_tasks_per_node == 0;
+         r.max_tasks_per_node == 0 && r.threads_per_core == 0 && r.tasks_per_core == 0;
 }
 
 std::optional<Allocation> NodePlan::select(const std::vector<std::pair<NodeIndex, int>>& usable,

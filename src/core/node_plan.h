@@ -88,6 +88,17 @@ class NodePlan {
   // Tasks of `request` node n can take given `free` (0 when a per-node amount does not
   // fit, or the node must be whole and is not).
   int tasks_fit(NodeIndex n, const Resources& free, const JobRequest& request) const;
+  // Threads of each core of node n the request may use (Slurm's common_cpus_per_core):
+  // below the node's threads per core, its tasks take whole cores of that many threads.
+  int threads_used(NodeIndex n, const JobRequest& request) const;
+  // Whether its tasks on node n are counted in cores (tasks_fit_in_cores): it uses fewer
+  // threads of each than the node has, or one task per core does not fill whole cores.
+  bool by_cores(NodeIndex n, const JobRequest& request, int used) const;
+  // Cores `tasks` tasks of the request take where it uses `used` threads of each.
+  static std::int64_t cores_for(std::int64_t tasks, const JobRequest& request, int used);
+  // tasks_fit for a request counted in cores on node n.
+  int tasks_fit_in_cores(NodeIndex n, const Resources& free, const JobRequest& request,
+                         int used) const;
   bool eligible(NodeIndex n, const JobRequest& request, std::uint64_t feature_mask) const;
   // True when a window keeps the job off node n during [start, start + duration).
   bool blocked(NodeIndex n, const JobRequest& request, Time start, Time duration) const;

@@ -217,6 +217,124 @@ TEST(NodeEasy, MemoryPerCpuIsChargedOnWholeCores) {
   }
 }
 
+// One thread per core (--threads-per-core=1, --hint=nomultithread; --ntasks-per-core=1)
+// on a node of 3 cores x 2 threads: each task takes a core of its own (cons_tres'
+// common_cpus_per_core gives 1 usable CPU per core), so -n2 holds 2 cores, under whole
+// cores (CR_Core) all 4 of their CPUs; -n4 never fits, although 4 CPUs are fewer than 6.
+// --mem-per-cpu is charged on the threads asked with --threads-per-core (2 x 100 MB), on
+// every CPU of the cores with --ntasks-per-core alone (4 x 100 MB), as
+// job_resources_get_node_cpu_cnt counts them. With --ntasks-per-core=1 a task of 3 CPUs
+// takes 2 cores of its own (dist_tasks.c), so -n2 -c3 needs 4 cores, where without it 6
+// CPUs are 3 cores. Without whole cores (CR_CPU) the node offers such a job 1 CPU per
+// core and Slurm counts only the CPUs used: -n2 holds 2, -n4 never fits.
+TEST(NodeEasy, OneThreadPerCoreTakesACorePerTask) {
+  for (const bool whole_cores : {true, false}) {
+    Machine m;
+    Node n = node("n0", 6, 600);
+    n.cpu_unit = whole_cores ? 2 : 1;
+    n.threads_per_core = 2;
+    m.add_node(n);
+    ClusterState s;
+    s.machine = &m;
+    s.procs = 6;
+    NodePlan plan;
+    plan.reset(s, RunningEnd::predicted);
+    JobRequest one_thread = JobRequest::cpus(2);
+    one_thread.threads_per_core = 1;
+    one_thread.per_task[kMemory] = 100;
+    one_thread.memory_per_cpu = 100;
+    JobRequest one_task = one_thread;
+    one_task.threads_per_core = 0;
+    one_task.tasks_per_core = 1;
+    for (const JobRequest& r : {one_thread, one_task}) {
+      const bool tasks = r.tasks_per_core == 1;
+      const std::optional<Allocation> a = plan.place_now(r, 60, 60);
+      ASSERT_TRUE(a.has_value()) << whole_cores << tasks;
+      EXPECT_EQ(a->shares.at(0).amount[kCpu], whole_cores ? 4 : 2) << whole_cores << tasks;
+      EXPECT_EQ(a->shares.at(0).amount[kMemory], whole_cores && tasks ? 400 : 200)
+          << whole_cores << tasks;
+      JobRequest four = r;
+      four.tasks = 4;
+      EXPECT_FALSE(plan.ever_fits(four)) << whole_cores << tasks << ": 3 cores";
+    }
+    EXPECT_TRUE(plan.ever_fits(JobRequest::cpus(4)));
+    JobRequest wide = JobRequest::cpus(2);
+    wide.per_task[kCpu] = 3;
+    EXPECT_TRUE(plan.ever_fits(wide)) << whole_cores;
+    wide.tasks_per_core = 1;
+    EXPECT_FALSE(plan.ever_fits(wide)) << whole_cores << ": 2 cores per task";
+  }
+}
+
+// The head with --threads-per-core=1 on 3 cores x 2 threads (CR_Core): R holds 2 cores
+// until 120, 1 core is idle. H (-n2, one thread per core) needs 2 cores: it waits for R,
+// reserved at 120 on 4 CPUs. (Counted as 2 CPUs, one core, it was started now, which
+// select_nodes refuses.) B (-n1, 3600 s, one core) fits beside H's 2 cores at 120 on the
+// third: backfilled.
+TEST(NodeEasy, OneThreadPerCoreHeadWaitsForTheCoresItNeeds) {
+  Machine m;
+  Node n = node("n0", 6);
+  n.cpu_unit = 2;
+  n.threads_per_core = 2;
+  m.add_node(n);
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 6;
+  s.running.push_back(holding(1, 120, {{0, res(4)}}));
+  JobRequest h = JobRequest::cpus(2);
+  h.threads_per_core = 1;
+  s.waiting.push_back(asking(2, h, 600, 600));
+  s.waiting.push_back(asking(3, JobRequest::cpus(1), 3600, 3600));
+  for (const char* policy : {"easy", "easy++"}) {
+    const Decision d = plan(policy, s);
+    EXPECT_FALSE(test::starts(d, 2)) << policy << ": 1 core idle, H needs 2";
+    ASSERT_EQ(d.reservations.size(), 1u) << policy;
+    EXPECT_EQ(d.reservations[0].job, 2u);
+    EXPECT_EQ(d.reservations[0].start, 120) << policy;
+    EXPECT_EQ(d.reservations[0].allocation->shares.at(0).amount[kCpu], 4) << policy;
+    EXPECT_TRUE(test::backfills(d, 3)) << policy;
+  }
+}
+
+// A backfill with one thread per core against the head (CR_Core, 4 cores x 2 threads):
+// R holds 2 cores until 120; H (5 tasks = 3 cores) is reserved at 120. B (-n2
+// --threads-per-core=1, 3600 s) takes 2 cores: it fits now, but at 120 would leave H 2
+// cores, so it waits. (Counted as 2 CPUs, one core, B left H 3 cores and was backfilled:
+// H then waited for B's end, while stock backfill keeps it.) C, the same with
+// --ntasks-per-core=1, waits too. D (-n1 --threads-per-core=1, 60 s) ends before 120:
+// backfilled on one core.
+TEST(NodeEasy, OneThreadPerCoreBackfillKeepsTheHeadsReservation) {
+  Machine m;
+  Node n = node("n0", 8);
+  n.cpu_unit = 2;
+  n.threads_per_core = 2;
+  m.add_node(n);
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 8;
+  s.running.push_back(holding(1, 120, {{0, res(4)}}));
+  s.waiting.push_back(asking(2, JobRequest::cpus(5), 600, 600));
+  JobRequest b = JobRequest::cpus(2);
+  b.threads_per_core = 1;
+  JobRequest c = JobRequest::cpus(2);
+  c.tasks_per_core = 1;
+  JobRequest d1 = JobRequest::cpus(1);
+  d1.threads_per_core = 1;
+  s.waiting.push_back(asking(3, b, 3600, 3600));
+  s.waiting.push_back(asking(4, c, 3600, 3600));
+  s.waiting.push_back(asking(5, d1, 60, 60));
+  for (const char* policy : {"easy", "easy++"}) {
+    const Decision d = plan(policy, s);
+    ASSERT_EQ(d.reservations.size(), 1u) << policy;
+    EXPECT_EQ(d.reservations[0].job, 2u);
+    EXPECT_EQ(d.reservations[0].start, 120) << policy;
+    EXPECT_FALSE(test::starts(d, 3)) << policy << ": B's 2 cores would delay the head";
+    EXPECT_FALSE(test::starts(d, 4)) << policy << ": C's 2 cores would delay the head";
+    EXPECT_TRUE(test::backfills(d, 5)) << policy;
+    EXPECT_EQ(started_on(d, 5).shares.at(0).amount[kCpu], 2) << policy;
+  }
+}
+
 // --contiguous: nodes of consecutive indices. Four nodes of 4 CPUs; n1 holds B (1 CPU)
 // until 3600, n3 holds A (1 CPU) until 180. H (2 whole nodes, contiguous) cannot have n0
 // and n2 (not adjacent): its pairs are n0-n1 and n1-n2 at 3600, n2-n3 at 180, so it is
