@@ -89,6 +89,8 @@ JobRequest request_of(const RequestRecord& rec, const Machine& machine) {
     if (r.max_nodes > 0 && r.max_nodes < r.min_nodes) r.max_nodes = r.min_nodes;
   }
   r.per_task[kCpu] = cpt;
+  r.threads_per_core = std::max(0, rec.threads_per_core);
+  r.tasks_per_core = std::max(0, rec.tasks_per_core);
   r.exclusive = rec.exclusive;
   r.contiguous = rec.contiguous;
   if (rec.all_memory) {
@@ -193,6 +195,7 @@ ClusterModel build_cluster_model(const ClusterSnapshot& snap) {
     node.name = rec.name;
     node.capacity[kCpu] = rec.cpus;
     node.cpu_unit = std::max(1, rec.cpu_unit);
+    node.threads_per_core = std::max(node.cpu_unit, rec.threads_per_core);
     node.capacity[kMemory] = rec.memory_mb;
     for (const GresCount& g : rec.gres) {
       const int k = m.find_resource(g.kind);  // a node lists each kind once

@@ -235,6 +235,7 @@ NodeRecord node_record(const node_record_t* node, bool usable, bool memory, bool
   // CR_Core (cons_common.c: allocation in units of threads per core) gives a job whole
   // cores: on hyperthreads one task holds both threads.
   if (whole_cores && node->tpc > 1 && r.cpus % node->tpc == 0) r.cpu_unit = node->tpc;
+  r.threads_per_core = std::max<int>(1, node->tpc);
   if (memory) {
     const std::uint64_t spec = std::min(node->mem_spec_limit, node->real_memory);
     r.memory_mb = static_cast<std::int64_t>(node->real_memory - spec);
@@ -337,6 +338,13 @@ RequestRecord request_record(const job_record_t* job, bool memory) {
   r.cpus_per_node = static_cast<int>(std::min<std::int64_t>(given(d->pn_min_cpus), 1 << 16));
   if (d->ntasks_per_node != NO_VAL16 && d->ntasks_per_node != INFINITE16)
     r.tasks_per_node = d->ntasks_per_node;
+  // As job_mgr.c's _set_multi_core_data stores them (NO_VAL16 or INFINITE16: not given).
+  if (const multi_core_data_t* mc = d->mc_ptr) {
+    if (mc->threads_per_core != NO_VAL16 && mc->threads_per_core != INFINITE16)
+      r.threads_per_core = mc->threads_per_core;
+    if (mc->ntasks_per_core != NO_VAL16 && mc->ntasks_per_core != INFINITE16)
+      r.tasks_per_core = mc->ntasks_per_core;
+  }
   if (memory && d->pn_min_memory != NO_VAL64) {
     if (d->pn_min_memory & MEM_PER_CPU)
       r.mem_per_cpu_mb = given(d->pn_min_memory & ~MEM_PER_CPU);

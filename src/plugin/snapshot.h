@@ -42,6 +42,10 @@ struct RequestRecord {
   int min_cpus = 1;      // the job's total minimum CPUs
   int cpus_per_node = 0;  // pn_min_cpus: at least this many CPUs on each node used
   int tasks_per_node = 0;  // --ntasks-per-node (0: not given)
+  // mc_ptr's threads_per_core (--threads-per-core; --hint=nomultithread sets 1) and
+  // ntasks_per_core (--ntasks-per-core, or 1 under CR_ONE_TASK_PER_CORE); 0: not given.
+  int threads_per_core = 0;
+  int tasks_per_core = 0;
   // Memory, only where the plan counts it (CR_*_Memory; otherwise all 0 and false).
   std::int64_t mem_per_node_mb = 0;  // --mem
   std::int64_t mem_per_cpu_mb = 0;   // --mem-per-cpu (0 when asked per node)
@@ -110,6 +114,7 @@ struct NodeRecord {
   std::vector<std::string> features;  // active features
   bool usable = true;                 // up, not drained, responding
   int cpu_unit = 1;  // CPUs Slurm allocates together (threads per core under CR_Core)
+  int threads_per_core = 1;  // Slurm's tpc: threads per core it schedules (1: cores are CPUs)
 };
 
 struct PartitionRecord {

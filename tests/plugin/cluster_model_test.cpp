@@ -626,6 +626,37 @@ TEST(PlanCluster, PartitionCpuCapCountsWholeCores) {
   EXPECT_EQ(g.decision.start_allocations[0]->shares.at(0).amount[static_cast<std::size_t>(k)], 2);
 }
 
+// One thread per core from the job record: n0 has 4 cores x 2 threads (CR_Core). R holds
+// 2 cores until now+600; H (5 tasks = 3 cores) is reserved then. B (-n2
+// --threads-per-core=1) and C (-n2 --ntasks-per-core=1) take a core per task, 2 each:
+// either fits now but would leave H 2 cores at now+600, so both wait. (Read as 2 CPUs, one
+// core, B was backfilled and H waited for its end.)
+TEST(PlanCluster, OneThreadPerCoreRequestsAreCountedInCores) {
+  ClusterSnapshot s;
+  s.now = kNow;
+  s.nodes = {node("n0", 8)};
+  s.nodes[0].cpu_unit = 2;
+  s.nodes[0].threads_per_core = 2;
+  s.partitions = {partition("p", {0})};
+  s.running = {running(1, {{0, 4, 0, {}}}, 0, 600)};
+  s.running[0].partition = "p";
+  JobRecord b = waiting(3, 2, 3600, {"p"}, 90);
+  b.request.threads_per_core = 1;
+  JobRecord c = waiting(4, 2, 3600, {"p"}, 80);
+  c.request.tasks_per_core = 1;
+  s.waiting = {waiting(2, 5, 1200, {"p"}, 100), b, c};
+  const ClusterModel m = build_cluster_model(s);
+  EXPECT_EQ(m.machine.nodes().at(0).threads_per_core, 2);
+  EXPECT_EQ(request_of(b.request, m.machine).threads_per_core, 1);
+  EXPECT_EQ(request_of(c.request, m.machine).tasks_per_core, 1);
+  Planner planner(config_with("easy"));
+  const ClusterPlan plan = planner.plan_cluster(m, kNow);
+  const GroupPlan& g = plan.groups.at(0);
+  expect_reserved(g, 2, kNow + 600, 0);
+  EXPECT_FALSE(starts(g, 3)) << "B's 2 cores would delay the head";
+  EXPECT_FALSE(starts(g, 4)) << "C's 2 cores would delay the head";
+}
+
 // A cap every node of its partition is within needs no resource kind of its own.
 TEST(ClusterModel, PartitionCpuCapAboveEveryNodeIsNotPlanned) {
   ClusterSnapshot s;

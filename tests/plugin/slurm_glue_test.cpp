@@ -657,6 +657,40 @@ TEST_F(FakeSlurm, WaitingJobsLimitsAndCpus) {
   EXPECT_TRUE(s.running.empty());
 }
 
+// Threads per core: a node's tpc (under CR_Core also its CPUs' unit), and a pending job's
+// mc_ptr as job_mgr.c's _set_multi_core_data keeps --threads-per-core (--hint=nomultithread
+// sets 1 in sbatch: proc_args.c verify_hint) and --ntasks-per-core (NO_VAL16 or
+// INFINITE16: not given; no mc_ptr: neither).
+TEST_F(FakeSlurm, ThreadsPerCoreOfNodesAndRequests) {
+  nodes({6}, {true});
+  node_ptrs_[0]->tpc = 2;
+  slurm_conf.select_type_param = CR_CORE;
+  part_record_t* p = partition("p", {0});
+  multi_core_data_t thread{};
+  thread.threads_per_core = 1;
+  thread.ntasks_per_core = INFINITE16;
+  multi_core_data_t task{};
+  task.threads_per_core = NO_VAL16;
+  task.ntasks_per_core = 1;
+  job_record_t* one_thread = pending(70, 2, 10);
+  one_thread->details->mc_ptr = &thread;
+  job_record_t* one_task = pending(71, 2, 10);
+  one_task->details->mc_ptr = &task;
+  job_record_t* neither = pending(72, 2, 10);
+  const ClusterSnapshot s = read_cluster(queued_in(p, {one_thread, one_task, neither}), kNow);
+  one_thread->details->mc_ptr = one_task->details->mc_ptr = nullptr;
+  ASSERT_EQ(s.nodes.size(), 1u);
+  EXPECT_EQ(s.nodes[0].threads_per_core, 2);
+  EXPECT_EQ(s.nodes[0].cpu_unit, 2);
+  ASSERT_EQ(s.waiting.size(), 3u);
+  EXPECT_EQ(s.waiting[0].request.threads_per_core, 1);
+  EXPECT_EQ(s.waiting[0].request.tasks_per_core, 0);
+  EXPECT_EQ(s.waiting[1].request.threads_per_core, 0);
+  EXPECT_EQ(s.waiting[1].request.tasks_per_core, 1);
+  EXPECT_EQ(s.waiting[2].request.threads_per_core, 0);
+  EXPECT_EQ(s.waiting[2].request.tasks_per_core, 0);
+}
+
 // A job queued in two partitions without a limit of its own gets the default of the one
 // it starts in (select_nodes), so it is planned on the longer: short (MaxTime 60, no
 // DefaultTime) first, long (MaxTime 7 days) second, it may start in long and run 7 days;
