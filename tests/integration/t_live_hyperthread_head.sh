@@ -42,5 +42,29 @@ case_memory_per_cpu() {
   scancel "$h" "$b"
 }
 
+# One thread per core takes a core per task (cons_common.c common_cpus_per_core: 1 usable
+# CPU per core), all of whose threads it holds under CR_Core. One node of 4 cores x 2
+# threads (8 CPUs). R (4 tasks = 2 cores, 2-min limit, really 20 s) runs; H (5 tasks = 3
+# cores) waits for R; B (-n2 --threads-per-core=1), C (-n2 --ntasks-per-core=1) and D (-n2
+# --hint=nomultithread), 10-min limits, each take 2 cores: each fits now (2 cores idle) but
+# would leave H 2 cores at R's end, so all stay pending. Worked out by hand: H starts when
+# R ends; B, C and D are still pending then. (Counted as 2 CPUs, one core, B was
+# backfilled beside R and H waited for B's end.)
+case_one_thread_per_core() {
+  live_up --nodes 1 --cpus 8 --select CR_Core \
+    --extra 'NodeName=DEFAULT Sockets=1 CoresPerSocket=4 ThreadsPerCore=2'
+  local r h b c d
+  r=$(tb_submit 4 2 R 'sleep 20')
+  wait_state "$r" RUNNING 20
+  h=$(tb_submit 5 10 H 'sleep 300')
+  b=$(tb_submit 2 10 B 'sleep 300' --threads-per-core=1)
+  c=$(tb_submit 2 10 C 'sleep 300' --ntasks-per-core=1)
+  d=$(tb_submit 2 10 D 'sleep 300' --hint=nomultithread)
+  expect_head_kept "$r" 2 "$h" - "$b" "$c" "$d"
+  assert_eq 6 "$(job_field "$h" NumCPUs)" "H's CPUs (3 whole cores)"
+  scancel "$h" "$b" "$c" "$d"
+}
+
 each_scheduler case_whole_cores
 TEST_NAME=$TEST_NAME.memory_per_cpu each_scheduler case_memory_per_cpu
+TEST_NAME=$TEST_NAME.one_thread_per_core each_scheduler case_one_thread_per_core
