@@ -238,6 +238,8 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   const Resources& capacity = machine_->nodes()[n].capacity;
   if (whole_nodes(*machine_, request) && !free.covers(capacity)) return 0;
   if (!free.covers(request.per_node)) return 0;
+  // More threads of a core than the node has: cons_tres skips the node (_allocate_sc).
+  if (request.threads_per_core > machine_->nodes()[n].threads_per_core) return 0;
   if (const int used = threads_used(n, request); by_cores(n, request, used))
     return tasks_fit_in_cores(n, free, request, used);
   std::int64_t tasks = std::max(request.tasks, request.min_nodes);
@@ -284,7 +286,9 @@ std::int64_t NodePlan::cores_for(std::int64_t tasks, const JobRequest& request, 
   const std::int64_t cpt = std::max<std::int64_t>(1, request.per_task[kCpu]);
   // One task per core: a task of more CPUs than a core gives starts on a core of its own
   // (dist_tasks.c, _block_sync_core_bitmap: tasks x cores per task).
-  if (request.tasks_per_core == 1 && cpt > used) return tasks * ((cpt + used - 1) / used);
+  if (request.tasks_per_core == 1 && cpt > used)
+    return std::max<std::int64_t>(tasks * ((cpt + used - 1) / used),
+                                  (request.min_cpus_per_node + used - 1) / used);
   const std::int64_t threads =
       std::max<std::int64_t>(tasks * cpt + request.per_node[kCpu], request.min_cpus_per_node);
   return (threads + used - 1) / used;
@@ -333,9 +337,11 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
           request.threads_per_core > 0 ? std::min(request.threads_per_core, tpc) : tpc;
       amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * cores * charged;
     }
+    // A partition's CPU cap admits it by the threads it uses (cons_tres counts the job's
+    // own CPUs as cores x threads used against MaxCPUsPerNode), though it holds them all.
     if (machine_->has_cpu_like())
       for (std::size_t k = kMemory + 1; k < kMaxResourceKinds; ++k)
-        if (amount[k] > 0 && machine_->cpu_like(k)) amount[k] = amount[kCpu];
+        if (amount[k] > 0 && machine_->cpu_like(k)) amount[k] = cores * used;
     return amount;
   }
   if (amount[kCpu] % unit != 0) {

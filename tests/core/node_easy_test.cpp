@@ -266,6 +266,58 @@ TEST(NodeEasy, OneThreadPerCoreTakesACorePerTask) {
   }
 }
 
+// Edges of one thread per core, as cons_tres decides them (a review's findings). A node of
+// 8 cores x 2 threads (CR_Core) whose partition caps its jobs at 4 CPUs (MaxCPUsPerNode=4,
+// a CPU-like kind): -n4 --hint=nomultithread takes 4 cores, holds their 8 CPUs, but is
+// admitted by the 4 threads it uses (cons_tres counts the job's own CPUs as cores x threads
+// used against the cap), so it fits. --threads-per-core=2 on a node scheduled as 1 thread
+// per core (slurm.conf CPUs = cores: tpc 1) never fits there (_allocate_sc skips the node).
+// -n1 -c3 --ntasks-per-core=1 --mincpus=8 needs 4 cores (8 usable CPUs at 2 per core), not
+// the 2 its one task of 3 CPUs would take.
+TEST(NodeEasy, OneThreadPerCoreEdges) {
+  Machine m;
+  const std::size_t cap = m.resource_index("cap:p");
+  m.mark_cpu_like(cap);
+  Node n = node("n0", 16);
+  n.cpu_unit = 2;
+  n.threads_per_core = 2;
+  n.capacity[cap] = 4;
+  m.add_node(n);
+  Node flat = node("n1", 8);  // CPUs = cores: scheduled as one thread per core
+  m.add_node(flat);
+  ClusterState s;
+  s.machine = &m;
+  s.procs = 24;
+  NodePlan plan;
+  plan.reset(s, RunningEnd::predicted);
+  JobRequest capped = JobRequest::cpus(4);
+  capped.threads_per_core = 1;
+  capped.per_task[cap] = 1;
+  capped.max_nodes = 1;
+  capped.required = NodeSet(2);
+  capped.required.insert(0);
+  const std::optional<Allocation> a = plan.place_now(capped, 60, 60);
+  ASSERT_TRUE(a.has_value()) << "4 threads used against a cap of 4";
+  EXPECT_EQ(a->shares.at(0).amount[kCpu], 8);
+  EXPECT_EQ(a->shares.at(0).amount[cap], 4);
+
+  JobRequest two_threads = JobRequest::cpus(2);
+  two_threads.threads_per_core = 2;
+  two_threads.excluded = NodeSet(2);
+  two_threads.excluded.insert(0);
+  EXPECT_FALSE(plan.ever_fits(two_threads)) << "n1 has 1 thread per core";
+
+  JobRequest wide = JobRequest::cpus(1);
+  wide.per_task[kCpu] = 3;
+  wide.tasks_per_core = 1;
+  wide.min_cpus_per_node = 8;
+  wide.excluded = NodeSet(2);
+  wide.excluded.insert(1);
+  const std::optional<Allocation> w = plan.place_now(wide, 60, 60);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->shares.at(0).amount[kCpu], 8) << "4 cores of 2 threads";
+}
+
 // The head with --threads-per-core=1 on 3 cores x 2 threads (CR_Core): R holds 2 cores
 // until 120, 1 core is idle. H (-n2, one thread per core) needs 2 cores: it waits for R,
 // reserved at 120 on 4 CPUs. (Counted as 2 CPUs, one core, it was started now, which
