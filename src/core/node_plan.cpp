@@ -1,6 +1,7 @@
 #include "core/node_plan.h"
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -508,6 +509,10 @@ const std::vector<JobRequest>& NodePlan::choices(const JobRequest& request) cons
         in.max_nodes = cap;
     }
   }
+  // The loops over these recurse on each choice alone: one with choices of its own would
+  // overwrite this vector under them.
+  assert(std::none_of(choices_.begin(), choices_.end(),
+                      [&](const JobRequest& one) { return has_choices(one); }));
   return choices_;
 }
 
