@@ -92,13 +92,14 @@ class Scheduler {
   bool changed() const {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
-           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() ||
+           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() || bootstrap_due() ||
            (recheck_ && time(nullptr) > seen_at_);
   }
 
   void pass() {
     if (reconfig_.exchange(false)) load_config();
     if (!planner_) return;
+    if (bootstrap_due()) bootstrap_from_slurmdbd(bootstrap_retry_->cluster, bootstrap_retry_->uid);
     if (wake_at_ && time(nullptr) >= *wake_at_ && config_.debug)
       info("sched/easypp: timed pass (the plan asked for %ld)", static_cast<long>(*wake_at_));
     wake_at_.reset();
@@ -190,27 +191,62 @@ class Scheduler {
     last_save_ = time(nullptr);
     // Handed over: unsaved history stays to be saved (at once into a new state file).
     dirty_ = handed_over && (dirty_ || state_file_ != old_state_file);
-    if (planner_->learns() && planner_->history_records() == 0 && config_.bootstrap_days > 0 &&
-        accounting == "accounting_storage/slurmdbd")
+    const bool can_bootstrap = planner_->learns() && config_.bootstrap_days > 0 &&
+                               accounting == "accounting_storage/slurmdbd";
+    if (!can_bootstrap) {
+      bootstrap_retry_.reset();
+    } else if (bootstrap_retry_) {
+      // Still owed (a reconfigure while slurmdbd stays away): kept, with the new settings.
+      bootstrap_retry_->cluster = cluster;
+      bootstrap_retry_->uid = slurm_uid;
+    } else if (planner_->history_records() == 0) {
       bootstrap_from_slurmdbd(cluster, slurm_uid);
+    }
   }
 
   // No saved history: start from the jobs slurmdbd saw end recently, instead of planning
-  // everybody on their time limits until their jobs finish again.
+  // everybody on their time limits until their jobs finish again. slurmdbd may not answer
+  // yet (both daemons restarted, MariaDB still recovering): then the query is made again
+  // after 15 s, the wait doubling up to 10 min, for easypp_bootstrap_days at most (after
+  // that, live learning has seen as long a span). Jobs learnt live meanwhile do not spoil
+  // it: the library keeps each user's runs in end-time order, whatever order they are
+  // learnt in (predictor/README.md), and skips jobs it has learnt already.
   void bootstrap_from_slurmdbd(const std::string& cluster, std::uint32_t uid) {
+    const time_t now = time(nullptr);
     std::vector<FinishedJob> jobs;
     std::string err;
-    if (!read_accounting_history(cluster, uid, config_.bootstrap_days, time(nullptr), jobs, err)) {
-      error("sched/easypp: bootstrapping history from slurmdbd failed: %s; history builds up "
-            "from jobs finishing from now on", err.c_str());
+    if (!read_accounting_history(cluster, uid, config_.bootstrap_days, now, jobs, err)) {
+      if (!bootstrap_retry_) {
+        error("sched/easypp: bootstrapping history from slurmdbd failed: %s; trying again "
+              "in %d s, then less often, until it answers (history meanwhile builds up from "
+              "jobs finishing)", err.c_str(), static_cast<int>(kFirstBootstrapRetry));
+        bootstrap_retry_ = BootstrapRetry{cluster, uid, 0, kFirstBootstrapRetry,
+                                          now + static_cast<time_t>(config_.bootstrap_days) * 86400};
+      } else {
+        debug("sched/easypp: bootstrapping history from slurmdbd failed again: %s", err.c_str());
+        bootstrap_retry_->delay = std::min(2 * bootstrap_retry_->delay, kLastBootstrapRetry);
+      }
+      bootstrap_retry_->next = now + bootstrap_retry_->delay;
+      if (bootstrap_retry_->next > bootstrap_retry_->until) {
+        error("sched/easypp: slurmdbd has not answered for %d days; bootstrapping history "
+              "from it given up", config_.bootstrap_days);
+        bootstrap_retry_.reset();
+      }
       return;
     }
+    const bool late = bootstrap_retry_.has_value();
+    bootstrap_retry_.reset();
     int learnt = 0;
     for (const FinishedJob& f : jobs) learnt += planner_->job_ended(f) ? 1 : 0;
-    dirty_ = learnt > 0;
-    info("sched/easypp: bootstrapped history from slurmdbd: %d of %zu jobs of the last %d days "
+    dirty_ = dirty_ || learnt > 0;
+    info("sched/easypp: bootstrapped history from slurmdbd%s: %d of %zu jobs of the last %d days "
          "learnt (%zu records)",
-         learnt, jobs.size(), config_.bootstrap_days, planner_->history_records());
+         late ? " (it answers again)" : "", learnt, jobs.size(), config_.bootstrap_days,
+         planner_->history_records());
+  }
+
+  bool bootstrap_due() const {
+    return bootstrap_retry_ && time(nullptr) >= bootstrap_retry_->next;
   }
 
   bool save_due() const {
@@ -527,6 +563,16 @@ class Scheduler {
   bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
   std::optional<time_t> wake_at_;  // the last plan's wake_at
+  // A bootstrap from slurmdbd that failed and is owed (bootstrap_from_slurmdbd).
+  struct BootstrapRetry {
+    std::string cluster;
+    std::uint32_t uid = 0;
+    time_t next = 0;   // when to ask again
+    time_t delay = 0;  // the wait before that
+    time_t until = 0;  // given up after this
+  };
+  static constexpr time_t kFirstBootstrapRetry = 15, kLastBootstrapRetry = 600;
+  std::optional<BootstrapRetry> bootstrap_retry_;
 };
 
 // An epoch second as the agent's steady clock (the agent must not jump with the wall

@@ -82,7 +82,7 @@ tb_down() {   # [NAME]   (explicit; tb_cleanup does it anyway)
   "$TESTBED" down --dir "$dir"
 }
 
-tb_restart_ctld() {   # [--kill9]
+tb_restart_ctld() {   # [--kill9|--cold]
   "$TESTBED" restart-ctld --dir "$TB_DIR" "$@"
 }
 

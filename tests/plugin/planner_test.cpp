@@ -259,6 +259,23 @@ TEST(PluginPlanner, LearningIsDeduplicatedByJobId) {
   EXPECT_EQ(planner.history_records(), 1u);
 }
 
+// A bootstrap from slurmdbd retried late (slurmdbd was down at slurmctld's start) learns
+// older jobs after newer ones learnt live: the prediction is still the average of the two
+// that ended last (200 s and 300 s), not of the two learnt last (100 s and 200 s).
+TEST(PluginPlanner, LateBootstrapKeepsTheUsersRunsInEndOrder) {
+  Planner planner(config_with("easy++"));
+  ASSERT_TRUE(planner.job_ended(finished(13, 7, 300, 600)));  // live: ended last
+  ASSERT_TRUE(planner.job_ended(finished(11, 7, 100, 600)));  // the late bootstrap
+  ASSERT_TRUE(planner.job_ended(finished(12, 7, 200, 600)));
+  EXPECT_FALSE(planner.job_ended(finished(13, 7, 300, 600))) << "slurmdbd has it too";
+  OnePartition p;
+  p.name = "batch";
+  p.now = kNow;
+  p.procs = 16;
+  p.waiting = {job(20, 16, 600, 7)};
+  EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 250);
+}
+
 // A job stock backfill reserves nothing for (QOS NoReserve, bf_min_prio_reserve,
 // bf_min_age_reserve) waits: a policy that reserves every job alike says so once in the
 // pass's notes, one that never backfills (fcfs, timed-run with base=fcfs: its traits, not
