@@ -98,6 +98,17 @@ struct ClusterState {
     Time corrected_until = -1;
   };
   Changes since_last_pass;
+  // Jobs that ended since the driver's previous pass on this state, with their real end
+  // times (the simulator reports each end event; the plugin reads slurmctld's end time).
+  // A policy that learns from completions (mq-vd's delay) reads the end here rather than
+  // inferring it from the pass that first misses the job, which would depend on when
+  // the passes happen, and the two drivers pass at different times. A driver that did not
+  // see an end leaves it out: the policy then infers it.
+  struct Ended {
+    JobId job = 0;
+    Time end = 0;
+  };
+  std::vector<Ended> ended;
   // The running jobs' predicted ends (start + prediction), latest first (equal ends:
   // larger job id first; the ends coming soonest, which ends and corrections take
   // away, sit at the back), where the driver keeps them so across passes (the

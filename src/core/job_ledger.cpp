@@ -97,10 +97,16 @@ std::optional<Time> JobLedger::next_correction(const RunningJob& job) const {
   return predictions_.next_correction_time(job);
 }
 
+void JobLedger::note_end(JobId id, Time end) {
+  if (!remembers_ || !ended_.insert(id).second) return;  // events: the driver reports ends itself
+  ends_since_.push_back({id, end});
+}
+
 JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state) {
   if (remembers_) {
     if (!ended_.insert(facts.id).second) return {};
     memory_.erase(facts.id);
+    ends_since_.push_back({facts.id, end});
   }
   Job j = base_job(facts);
   // The predictor learns from the user's own limit, whatever the scheduler saw.
@@ -135,6 +141,14 @@ const Decision& JobLedger::sync(Policy& policy, Time now, int procs, const Machi
   state_.now = now;
   state_.procs = procs;
   state_.machine = machine;
+  // The ends noted before this moment's first sync are shown to every sync at it (one
+  // ledger may plan several groups then).
+  if (now != ends_at_) {
+    ends_now_.swap(ends_since_);
+    ends_since_.clear();
+    ends_at_ = now;
+  }
+  state_.ended = ends_now_;
   state_.running.clear();
   state_.waiting.clear();
   for (const JobFacts& f : running) state_.running.push_back(this->running(f, now));

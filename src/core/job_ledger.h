@@ -91,6 +91,11 @@ class JobLedger {
   // the user's own limit, and the ledger forgets the job. With propagation, the user's
   // waiting jobs are predicted again the next time they are admitted or re-predicted.
   Ended ended(const JobFacts& facts, Time end, int end_state);
+  // A job's real end, for the state of the next moment's syncs (ClusterState::ended), once
+  // per id as ended() takes it; ended() notes it itself. For a ledger that learns nothing
+  // (a driver then does not call ended()). Snapshots only: an events driver keeps its
+  // state's ends itself.
+  void note_end(JobId id, Time end);
   // Predicts a waiting job again (propagation), returning its new prediction; remembered
   // only for a job the ledger has admitted.
   Time repredict(Job& job, Time actual_runtime = -1);
@@ -125,6 +130,9 @@ class JobLedger {
   bool remembers_ = true;  // Driver::snapshots
   std::unordered_map<JobId, Memory> memory_;
   std::unordered_set<JobId> ended_;
+  // Ends noted since the last moment synced, and those the syncs at ends_at_ show.
+  std::vector<ClusterState::Ended> ends_since_, ends_now_;
+  Time ends_at_ = -1;
   ClusterState state_;
   Decision decision_;
   // The jobs the syncs at started_at_ started (every group planned then).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -88,6 +89,7 @@ void MultiQueuePolicy::observe_completions(const ClusterState& state) {
     now_running.emplace(r.job.id, Seen{r.job.submit, r.start, r.job.prediction, queue_of(r.job)});
   }
   std::unordered_set<JobId> waiting;  // filled if a planned start is not running
+  std::unordered_map<JobId, Time> ended;  // filled if a job is no longer running
   for (const auto& [id, seen] : last_running_) {
     if (now_running.count(id)) continue;
     if (seen.planned) {
@@ -96,9 +98,12 @@ void MultiQueuePolicy::observe_completions(const ClusterState& state) {
         for (const Job& j : state.waiting) waiting.insert(j.id);
       if (waiting.count(id)) continue;
     }
-    // Snapshots do not say when a job ended: no later than now, and (on exact estimates,
-    // the paper's setting) at its predicted end.
-    const Time end = std::min(state.now, seen.start + seen.prediction);
+    if (ended.empty())
+      for (const ClusterState::Ended& e : state.ended) ended.emplace(e.job, e.end);
+    // Its real end, as the driver saw it; else no later than now, and (on exact
+    // estimates, the paper's setting) at its predicted end.
+    const auto real = ended.find(id);
+    const Time end = real != ended.end() ? real->second : std::min(state.now, seen.start + seen.prediction);
     const double runtime = static_cast<double>(std::max<Time>(end - seen.start, 1));
     const double wait = static_cast<double>(std::max<Time>(seen.start - seen.submit, 0));
     done.push_back({end, id, seen.queue == 0, 1.0 + wait / runtime});

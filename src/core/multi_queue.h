@@ -88,6 +88,8 @@ class MultiQueuePolicy final : public Policy {
   };
 
   void commit_partitions(const ClusterState& state);
+  // Feeds the delay the jobs of the last pass no longer running, at their real ends
+  // (ClusterState::ended), so the delay does not depend on when passes happen.
   void observe_completions(const ClusterState& state);
   // A new run of the same object: D back to D_1, the partitions to the even split.
   void forget_the_last_run();

@@ -78,8 +78,10 @@ bool Planner::job_ended(const FinishedJob& finished) {
   JobFacts f = facts_of(finished.job);
   bool learnt = false;
   for (auto& [name, slot] : slots_) {
-    if (!slot.learns) continue;
-    learnt = slot.ledger->ended(f, finished.end, finished.end_state).learnt || learnt;
+    if (slot.learns)
+      learnt = slot.ledger->ended(f, finished.end, finished.end_state).learnt || learnt;
+    else
+      slot.ledger->note_end(f.id, finished.end);  // for policies that learn from ends (mq-vd)
   }
   return learnt;
 }

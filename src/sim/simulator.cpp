@@ -331,6 +331,7 @@ class Engine {
     JobFacts facts = facts_of(e.job);
     facts.start = js.start;
     auto learnt = ledger_.ended(facts, now, end_state);
+    state_.ended.push_back({rj.job.id, now});
     js.status = Status::done;
     if (js.underpredicted) --underpredicted_running_;
     js.underpredicted = false;
@@ -462,6 +463,7 @@ class Engine {
     state_.since_last_pass = {options_.fast_passes && !changed_since_pass_,
                               arrived_since_pass_, corrected_until_};
     policy_.plan_into(state_, decision_);
+    state_.ended.clear();
     changed_since_pass_ = false;
     arrived_since_pass_ = 0;
     corrected_until_ = -1;

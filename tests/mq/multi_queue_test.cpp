@@ -277,6 +277,26 @@ TEST(MultiQueue, VariableDelayLearnsFromCompletedJobs) {
   EXPECT_DOUBLE_EQ(p.current_delay(), 7500);
 }
 
+// The driver's real end, when it gives one (ClusterState::ended), is the completion's end,
+// however late the pass: job 1 (waited 100 s) ended at 150 after 50 s, slowdown 3, so D
+// becomes 2500 + 3 * 2500. Inferred from the pass at 200 it would be 100 s, slowdown 2.
+TEST(MultiQueue, VariableDelayLearnsTheRealEndWhenTheDriverGivesIt) {
+  MultiQueueConfig c;
+  c.delay = VariableDelayConfig{.batch = 1};
+  MultiQueuePolicy p(c);
+  ClusterState s;
+  s.procs = 8;
+  s.now = 120;
+  s.running = {RunningJob{submitted(1, 1, 100, 0), 100}};
+  s.waiting = {submitted(2, 8, 50, 110)};
+  p.plan(s);
+  s.now = 200;
+  s.running.clear();
+  s.ended = {{1, 150}};
+  p.plan(s);
+  EXPECT_DOUBLE_EQ(p.current_delay(), 10000);
+}
+
 // A job the policy starts and that ends before the next pass is never in a snapshot's
 // running set; its completion counts all the same (short jobs mostly end that way). One
 // the driver did not start after all (still waiting) is not a completion.

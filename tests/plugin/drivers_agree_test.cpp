@@ -285,21 +285,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"EasyPlusPlusBoundAlways", "easy++:bound=0:guard=always", 800, kTenNodes},
         Case{"EasyPlusPlusDepth3", "easy++:depth=3", 800, kTenNodes},
         Case{"MultiQueue", "mq", 800, kTenNodes},
-        // Delayed releases: the policy asks for a pass then (Decision::wake_at). Agrees on
-        // these jobs only: its delay learns from completions as MultiQueueVariableDelay0
-        // below, which diverges.
+        // Delayed releases: the policy asks for a pass then (Decision::wake_at).
         Case{"MultiQueueVariableDelay", "mq-vd", 800, kTenNodes},
-        // Diverges: MultiQueuePolicy::observe_completions infers a job's end from the
-        // pass that first misses it, min(now, start + prediction), and feeds the slowdown
-        // to the variable delay. The simulator makes no pass on an empty queue; the plugin
-        // does (here at t=806444, a running job's predicted end). Jobs 324 (submit 803750,
-        // start 806397, estimate 60, ended 806415) and 326 (ended 806423) are seen ended at
-        // 806444 by the plugin (324: runtime 47) and at 810472 by the simulator (runtime
-        // 60, its predicted end), so the delays differ and at t=851879 the plugin asks to
-        // be woken at 855986, the simulator at 855955 (delayed releases).
-        Case{"MultiQueueVariableDelay0", "mq-vd0", 3000, kOneNode, false,
-             "the delay learns from when a pass first misses a job (observe_completions), "
-             "and the plugin passes where the simulator does not (an empty queue)"},
+        // The delay learns from completions at their real ends (ClusterState::ended).
+        // Inferred from the pass that first missed a job, as before, it diverged: the
+        // plugin passes where the simulator does not (an empty queue), so jobs 324 and 326
+        // were seen ended at 806444 by the plugin and 810472 by the simulator, their
+        // slowdowns and so the delays differed, and at t=851879 the two asked to be woken
+        // at different times.
+        Case{"MultiQueueVariableDelay0", "mq-vd0", 3000, kOneNode},
         // Diverges: HeadBound::guard_fair's guard is sticky and taken at any pass where a
         // job's kill-time start is past its promise; a guarded job whose kill-time start is
         // <= now is left unreserved, so that start depends on when the pass is. The plugin's
