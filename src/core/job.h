@@ -98,12 +98,13 @@ struct ClusterState {
     Time corrected_until = -1;
   };
   Changes since_last_pass;
-  // Jobs that ended since the driver's previous pass on this state, with their real end
-  // times (the simulator reports each end event; the plugin reads slurmctld's end time).
-  // A policy that learns from completions (mq-vd's delay) reads the end here rather than
-  // inferring it from the pass that first misses the job, which would depend on when
-  // the passes happen, and the two drivers pass at different times. A driver that did not
-  // see an end leaves it out: the policy then infers it.
+  // Jobs that ended, with their real end times, in no particular order: at least those
+  // that ended since the driver's previous pass (the simulator: exactly those, from its
+  // end events; the plugin: every ended job slurmctld still keeps, with its end time). A
+  // policy that learns from completions (mq-vd's delay) reads the end here rather than
+  // inferring it from the pass that first misses the job, which would depend on when the
+  // passes happen, and the two drivers pass at different times. A driver that did not see
+  // an end leaves it out: the policy then infers it.
   struct Ended {
     JobId job = 0;
     Time end = 0;

@@ -98,15 +98,13 @@ std::optional<Time> JobLedger::next_correction(const RunningJob& job) const {
 }
 
 void JobLedger::note_end(JobId id, Time end) {
-  if (!remembers_ || !ended_.insert(id).second) return;  // events: the driver reports ends itself
-  ends_since_.push_back({id, end});
+  if (remembers_) ended_.emplace(id, end);  // events: the driver reports ends itself
 }
 
 JobLedger::Ended JobLedger::ended(const JobFacts& facts, Time end, int end_state) {
   if (remembers_) {
-    if (!ended_.insert(facts.id).second) return {};
+    if (!ended_.emplace(facts.id, end).second) return {};
     memory_.erase(facts.id);
-    ends_since_.push_back({facts.id, end});
   }
   Job j = base_job(facts);
   // The predictor learns from the user's own limit, whatever the scheduler saw.
@@ -141,14 +139,11 @@ const Decision& JobLedger::sync(Policy& policy, Time now, int procs, const Machi
   state_.now = now;
   state_.procs = procs;
   state_.machine = machine;
-  // The ends noted before this moment's first sync are shown to every sync at it (one
-  // ledger may plan several groups then).
-  if (now != ends_at_) {
-    ends_now_.swap(ends_since_);
-    ends_since_.clear();
-    ends_at_ = now;
-  }
-  state_.ended = ends_now_;
+  // Every end still known, not only those since this group's last sync: a job may leave
+  // the running set passes after its end was read (COMPLETING), and a group may not be
+  // planned at every pass (an empty queue).
+  state_.ended.clear();
+  for (const auto& [id, end] : ended_) state_.ended.push_back({id, end});
   state_.running.clear();
   state_.waiting.clear();
   for (const JobFacts& f : running) state_.running.push_back(this->running(f, now));
@@ -169,7 +164,7 @@ void JobLedger::retain(const std::unordered_set<JobId>& active) {
 }
 
 void JobLedger::retain_ended(const std::unordered_set<JobId>& alive) {
-  std::erase_if(ended_, [&](JobId id) { return !alive.count(id); });
+  std::erase_if(ended_, [&](const auto& kv) { return !alive.count(kv.first); });
 }
 
 }  // namespace easypp

@@ -91,10 +91,9 @@ class JobLedger {
   // the user's own limit, and the ledger forgets the job. With propagation, the user's
   // waiting jobs are predicted again the next time they are admitted or re-predicted.
   Ended ended(const JobFacts& facts, Time end, int end_state);
-  // A job's real end, for the state of the next moment's syncs (ClusterState::ended), once
-  // per id as ended() takes it; ended() notes it itself. For a ledger that learns nothing
-  // (a driver then does not call ended()). Snapshots only: an events driver keeps its
-  // state's ends itself.
+  // A job's real end, for the syncs' ClusterState::ended until retain_ended forgets it;
+  // ended() notes it itself. For a ledger that learns nothing (a driver then does not
+  // call ended()). Snapshots only: an events driver keeps its state's ends itself.
   void note_end(JobId id, Time end);
   // Predicts a waiting job again (propagation), returning its new prediction; remembered
   // only for a job the ledger has admitted.
@@ -111,7 +110,8 @@ class JobLedger {
 
   // Forget jobs no longer pending or running (bounds memory between syncs).
   void retain(const std::unordered_set<JobId>& active);
-  // Forget the ids of ended jobs slurmctld no longer keeps (bounds the dedupe set).
+  // Forget the ids of ended jobs slurmctld no longer keeps (bounds the dedupe set and the
+  // ends shown).
   void retain_ended(const std::unordered_set<JobId>& alive);
   std::size_t remembered() const { return memory_.size(); }
   std::size_t corrections_made() const { return corrections_; }
@@ -129,10 +129,9 @@ class JobLedger {
   Predictions predictions_;
   bool remembers_ = true;  // Driver::snapshots
   std::unordered_map<JobId, Memory> memory_;
-  std::unordered_set<JobId> ended_;
-  // Ends noted since the last moment synced, and those the syncs at ends_at_ show.
-  std::vector<ClusterState::Ended> ends_since_, ends_now_;
-  Time ends_at_ = -1;
+  // Jobs taken as ended (each once), with their real ends, until retain_ended forgets
+  // them: the syncs' ClusterState::ended.
+  std::unordered_map<JobId, Time> ended_;
   ClusterState state_;
   Decision decision_;
   // The jobs the syncs at started_at_ started (every group planned then).
