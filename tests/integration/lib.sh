@@ -194,6 +194,15 @@ job_field() {   # JOB FIELD
   printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
 
+# What JOB was allocated, as scontrol shows it (cpu=4,mem=300M,node=1,billing=4):
+# AllocTRES in 24.11, TRES in 22.05.
+job_tres() {   # JOB
+  local t
+  t=$(job_field "$1" AllocTRES)
+  [ -n "$t" ] || t=$(job_field "$1" TRES)
+  echo "$t"
+}
+
 # Waits until JOB's state is STATE (or one of A|B|C); fails the test after TIMEOUT s.
 wait_state() {   # JOB STATE TIMEOUT
   local job=$1 want=$2 timeout=$3 state deadline

@@ -65,6 +65,38 @@ case_one_thread_per_core() {
   scancel "$h" "$b" "$c" "$d"
 }
 
+# --mem-per-cpu with one thread per core is charged on the threads asked, though the job
+# holds whole cores. One node of 4 cores x 2 threads, 1000 MB, CR_Core_Memory. R (1 task,
+# 600 MB, 3-min limit, really 20 s) runs; H (2 tasks, 600 MB) waits for R's memory; B (-n2
+# --hint=nomultithread: threads_per_core 1, no ntasks_per_core, job_mgr.c
+# _set_multi_core_data; 150 MB per CPU, 1-min limit) takes 2 cores, all 4 threads
+# (common_cpus_per_core: 1 usable CPU per core; dist_tasks.c _set_task_dist: x 2), and is
+# charged 4 / 2 x 1 = 2 CPUs, 300 MB (cons_common job_test.c:1665-1677,
+# job_resources_get_node_cpu_cnt); cons_tres can_job_run_on_node (job_test.c:3458) tests
+# the fit on those 2 CPUs too. Worked out by hand: B starts at once beside R (400 MB free;
+# charged all 4 threads, 600 MB, it would not fit), and H starts when R ends, beside B
+# (700 MB free; 400 if B held 600). B ends before H's reservation (R's limit floored to
+# bf_resolution): stock reserves whole nodes (backfill.c:2420), so a B of a longer limit
+# would wait under it whatever its memory. (With --ntasks-per-core=1 as well,
+# job_test.c:3440 tests the fit on all threads, 600 MB: B would wait, though charged 300.)
+case_memory_one_thread_per_core() {
+  live_up --nodes 1 --cpus 8 --mem 1000 --select CR_Core_Memory \
+    --extra 'NodeName=DEFAULT Sockets=1 CoresPerSocket=4 ThreadsPerCore=2'
+  local r h b
+  r=$(tb_submit 1 3 R 'sleep 20' --mem=600)
+  wait_state "$r" RUNNING 20
+  h=$(tb_submit 2 10 H 'sleep 300' --mem=600)
+  b=$(tb_submit 2 1 B 'sleep 300' --mem-per-cpu=150 --hint=nomultithread)
+  wait_state "$b" RUNNING 15
+  job_running "$r" || fail "R ended before B started: B was not backfilled beside R"
+  assert_eq cpu=4,mem=300M "$(job_tres "$b" | cut -d, -f1-2)" \
+    "B's CPUs and memory (2 whole cores, charged 2 threads x 150 MB)"
+  expect_head_kept "$r" 3 "$h" -
+  assert_eq RUNNING "$(job_field "$b" JobState)" "B when H has started (beside it)"
+  scancel "$h" "$b"
+}
+
 each_scheduler case_whole_cores
 TEST_NAME=$TEST_NAME.memory_per_cpu each_scheduler case_memory_per_cpu
 TEST_NAME=$TEST_NAME.one_thread_per_core each_scheduler case_one_thread_per_core
+TEST_NAME=$TEST_NAME.memory_one_thread_per_core each_scheduler case_memory_one_thread_per_core
