@@ -70,6 +70,30 @@ Decision plan(const char* policy, const ClusterState& state) {
   return make_policy(policy)->plan(state);
 }
 
+// One node n0 of `cpus` CPUs and `mem` MB, in units of `cpu_unit` CPUs (whole cores) of
+// `threads_per_core` threads, and a state of it where nothing runs or waits yet. Not
+// copyable: the state points at the machine.
+struct OneNode {
+  Machine m;
+  ClusterState s;
+  OneNode(std::int64_t cpus, std::int64_t mem, int cpu_unit, int threads_per_core) {
+    Node n = node("n0", cpus, mem);
+    n.cpu_unit = cpu_unit;
+    n.threads_per_core = threads_per_core;
+    m.add_node(n);
+    s.machine = &m;
+    s.procs = static_cast<int>(cpus);
+  }
+  OneNode(const OneNode&) = delete;
+  OneNode& operator=(const OneNode&) = delete;
+  // The node plan of the state as it is.
+  NodePlan node_plan() const {
+    NodePlan plan;
+    plan.reset(s, RunningEnd::predicted);
+    return plan;
+  }
+};
+
 // Issue 13's node: one node, 64 CPUs, 1000 MB; A (8 CPUs, 900 MB) runs until 600. The
 // requests: wide (32 CPUs, 950 MB) and small (16 CPUs, 90 MB). Not copyable: the state
 // points at the machine.
@@ -153,13 +177,8 @@ TEST(NodeEasy, NoReserveJobIsNeverTheHead) {
 // 120 and was backfilled: the review's live case, where the head waited for B's end.) C
 // asks 2 tasks for 60 s: one core, ends before 120, backfilled.
 TEST(NodeEasy, WholeCoresOnHyperthreadsKeepTheHeadsReservation) {
-  Machine m;
-  Node n = node("n0", 6);
-  n.cpu_unit = 2;
-  m.add_node(n);
-  ClusterState s;
-  s.machine = &m;
-  s.procs = 6;
+  OneNode n0(6, 0, 2, 1);
+  ClusterState& s = n0.s;
   s.running.push_back(holding(1, 120, {{0, res(4)}}));
   s.waiting.push_back(asking(2, JobRequest::cpus(5), 600));
   s.waiting.push_back(asking(3, JobRequest::cpus(1), 3600));
@@ -190,13 +209,8 @@ TEST(NodeEasy, WholeCoresOnHyperthreadsKeepTheHeadsReservation) {
 // have refused it or, elsewhere, the plan would have given its memory twice). C (2 tasks,
 // 50 MB per CPU) is one core and 100 MB: it starts now.
 TEST(NodeEasy, MemoryPerCpuIsChargedOnWholeCores) {
-  Machine m;
-  Node n = node("n0", 6, 600);
-  n.cpu_unit = 2;
-  m.add_node(n);
-  ClusterState s;
-  s.machine = &m;
-  s.procs = 6;
+  OneNode n0(6, 600, 2, 1);
+  ClusterState& s = n0.s;
   s.running.push_back(holding(1, 120, {{0, res(2, 400)}}));
   JobRequest b = JobRequest::cpus(1);
   b.per_task[kMemory] = 150;
@@ -229,16 +243,8 @@ TEST(NodeEasy, MemoryPerCpuIsChargedOnWholeCores) {
 // core and Slurm counts only the CPUs used: -n2 holds 2, -n4 never fits.
 TEST(NodeEasy, OneThreadPerCoreTakesACorePerTask) {
   for (const bool whole_cores : {true, false}) {
-    Machine m;
-    Node n = node("n0", 6, 600);
-    n.cpu_unit = whole_cores ? 2 : 1;
-    n.threads_per_core = 2;
-    m.add_node(n);
-    ClusterState s;
-    s.machine = &m;
-    s.procs = 6;
-    NodePlan plan;
-    plan.reset(s, RunningEnd::predicted);
+    const OneNode n0(6, 600, whole_cores ? 2 : 1, 2);
+    const NodePlan plan = n0.node_plan();
     JobRequest one_thread = JobRequest::cpus(2);
     one_thread.threads_per_core = 1;
     one_thread.per_task[kMemory] = 100;
@@ -324,14 +330,8 @@ TEST(NodeEasy, OneThreadPerCoreEdges) {
 // select_nodes refuses.) B (-n1, 3600 s, one core) fits beside H's 2 cores at 120 on the
 // third: backfilled.
 TEST(NodeEasy, OneThreadPerCoreHeadWaitsForTheCoresItNeeds) {
-  Machine m;
-  Node n = node("n0", 6);
-  n.cpu_unit = 2;
-  n.threads_per_core = 2;
-  m.add_node(n);
-  ClusterState s;
-  s.machine = &m;
-  s.procs = 6;
+  OneNode n0(6, 0, 2, 2);
+  ClusterState& s = n0.s;
   s.running.push_back(holding(1, 120, {{0, res(4)}}));
   JobRequest h = JobRequest::cpus(2);
   h.threads_per_core = 1;
@@ -356,14 +356,8 @@ TEST(NodeEasy, OneThreadPerCoreHeadWaitsForTheCoresItNeeds) {
 // --ntasks-per-core=1, waits too. D (-n1 --threads-per-core=1, 60 s) ends before 120:
 // backfilled on one core.
 TEST(NodeEasy, OneThreadPerCoreBackfillKeepsTheHeadsReservation) {
-  Machine m;
-  Node n = node("n0", 8);
-  n.cpu_unit = 2;
-  n.threads_per_core = 2;
-  m.add_node(n);
-  ClusterState s;
-  s.machine = &m;
-  s.procs = 8;
+  OneNode n0(8, 0, 2, 2);
+  ClusterState& s = n0.s;
   s.running.push_back(holding(1, 120, {{0, res(4)}}));
   s.waiting.push_back(asking(2, JobRequest::cpus(5), 600, 600));
   JobRequest b = JobRequest::cpus(2);
