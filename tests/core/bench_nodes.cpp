@@ -7,11 +7,8 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
-#include <random>
 
-#include "core/job_request.h"
-#include "core/machine.h"
-#include "core/policy.h"
+#include "bench_machine.h"
 
 namespace easypp {
 namespace {
@@ -30,18 +27,12 @@ std::unique_ptr<Scenario> make_scenario(bool idle_tenth, int nwaiting = 10'000) 
   auto sc = std::make_unique<Scenario>();
   Machine& m = sc->machine;
   const std::size_t gpu = m.resource_index("gpu");
-  for (int n = 0; n < kNodes; ++n) {
-    Node node;
-    node.name = "n" + std::to_string(n);
-    node.capacity[kCpu] = kCpus;
-    node.capacity[kMemory] = kMem;
-    node.capacity[gpu] = 4;
-    m.add_node(node);
-  }
-  std::mt19937_64 rng(42);
-  auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
+  Resources capacity;
+  capacity[kCpu] = kCpus;
+  capacity[kMemory] = kMem;
+  capacity[gpu] = 4;
+  bench::add_nodes(m, kNodes, capacity);
+  bench::Uniform uniform;
   ClusterState& s = sc->nodes;
   s.now = 1'000'000;
   s.machine = &m;
@@ -49,12 +40,7 @@ std::unique_ptr<Scenario> make_scenario(bool idle_tenth, int nwaiting = 10'000) 
   JobId id = 1;
   for (int i = 0; i < kNodes / 2; ++i) {
     if (idle_tenth && i % 10 == 0) continue;  // its two nodes stay idle
-    RunningJob r;
-    r.job.id = id++;
-    r.job.user = static_cast<UserId>(uniform(1, 500));
-    r.job.estimate = uniform(600, 86'400);
-    r.job.prediction = uniform(60, r.job.estimate);
-    r.start = s.now - uniform(0, r.job.prediction + 600);  // some predictions expired
+    RunningJob r = bench::running(id++, s.now, 500, uniform);
     auto a = std::make_shared<Allocation>();
     int cpus = 0;
     for (NodeIndex n : {static_cast<NodeIndex>(2 * i), static_cast<NodeIndex>(2 * i + 1)}) {
@@ -91,15 +77,9 @@ std::unique_ptr<Scenario> make_scenario(bool idle_tenth, int nwaiting = 10'000) 
       q.per_task[kCpu] = 1;
       q.exclusive = true;
     }
-    Job j;
-    j.id = id++;
-    j.user = static_cast<UserId>(uniform(1, 500));
-    j.submit = s.now - 20'000 + i;
-    j.procs = static_cast<int>(q.exclusive ? q.min_nodes * kCpus : q.min_cpus());
-    j.estimate = uniform(60, 86'400);
-    j.prediction = uniform(30, j.estimate);
-    j.request = std::make_shared<const JobRequest>(std::move(q));
-    s.waiting.push_back(std::move(j));
+    const int procs = static_cast<int>(q.exclusive ? q.min_nodes * kCpus : q.min_cpus());
+    s.waiting.push_back(
+        bench::waiting(id++, s.now - 20'000 + i, procs, std::move(q), 500, uniform));
   }
   sc->pool = s;
   sc->pool.machine = nullptr;
@@ -111,12 +91,7 @@ std::unique_ptr<Scenario> make_scenario(bool idle_tenth, int nwaiting = 10'000) 
 void pass(benchmark::State& st, const char* policy_name, bool idle_tenth, bool on_nodes) {
   const auto sc = make_scenario(idle_tenth);
   const ClusterState& s = on_nodes ? sc->nodes : sc->pool;
-  const auto policy = make_policy(policy_name);
-  Decision d;
-  for (auto _ : st) {
-    d = policy->plan(s);
-    benchmark::DoNotOptimize(d);
-  }
+  const Decision d = bench::passes(st, policy_name, s);
   st.counters["started"] = static_cast<double>(d.start.size());
   st.counters["examined"] = d.examined;
   st.counters["head_start_s"] =

@@ -6,11 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
-#include <random>
 
-#include "core/job_request.h"
-#include "core/machine.h"
-#include "core/policy.h"
+#include "bench_machine.h"
 
 namespace easypp {
 namespace {
@@ -26,35 +23,24 @@ struct Scenario {
 std::unique_ptr<Scenario> make_scenario(int nwaiting) {
   auto sc = std::make_unique<Scenario>();
   Machine& m = sc->machine;
-  for (int n = 0; n < kNodes; ++n) {
-    Node node;
-    node.name = "n" + std::to_string(n);
-    node.capacity[kCpu] = kCpus;
-    node.capacity[kMemory] = 128 * 1024;
-    m.add_node(node);
-  }
+  Resources capacity;
+  capacity[kCpu] = kCpus;
+  capacity[kMemory] = 128 * 1024;
+  bench::add_nodes(m, kNodes, capacity);
   Partition cpu{.name = "cpu", .nodes = NodeSet(kNodes), .max_nodes = 8};
   Partition gpu{.name = "gpu", .nodes = NodeSet(kNodes)};
   for (NodeIndex n = 0; n < 48; ++n) cpu.nodes.insert(n);
   for (NodeIndex n = 32; n < kNodes; ++n) gpu.nodes.insert(n);
   m.add_partition(std::move(cpu));
   m.add_partition(std::move(gpu));
-  std::mt19937_64 rng(42);
-  auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
-    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-  };
+  bench::Uniform uniform;
   ClusterState& s = sc->state;
   s.now = 1'000'000;
   s.machine = &m;
   s.procs = kNodes * kCpus;
   JobId id = 1;
   for (NodeIndex n = 0; n < 60; ++n) {
-    RunningJob r;
-    r.job.id = id++;
-    r.job.user = static_cast<UserId>(uniform(1, 50));
-    r.job.estimate = uniform(600, 86'400);
-    r.job.prediction = uniform(60, r.job.estimate);
-    r.start = s.now - uniform(0, r.job.prediction + 600);  // some predictions expired
+    RunningJob r = bench::running(id++, s.now, 50, uniform);
     auto a = std::make_shared<Allocation>();
     Resources amount;
     amount[kCpu] = kCpus - uniform(0, 4);
@@ -74,27 +60,15 @@ std::unique_ptr<Scenario> make_scenario(int nwaiting) {
     } else {
       q.tasks = static_cast<int>(uniform(1, 64));
     }
-    Job j;
-    j.id = id++;
-    j.user = static_cast<UserId>(uniform(1, 50));
-    j.submit = s.now - 20'000 + i;
-    j.procs = static_cast<int>(q.min_cpus());
-    j.estimate = uniform(60, 86'400);
-    j.prediction = uniform(30, j.estimate);
-    j.request = std::make_shared<const JobRequest>(std::move(q));
-    s.waiting.push_back(std::move(j));
+    const int procs = static_cast<int>(q.min_cpus());
+    s.waiting.push_back(bench::waiting(id++, s.now - 20'000 + i, procs, std::move(q), 50, uniform));
   }
   return sc;
 }
 
 void pass(benchmark::State& st, const char* policy_name) {
   const auto sc = make_scenario(500);
-  const auto policy = make_policy(policy_name);
-  Decision d;
-  for (auto _ : st) {
-    d = policy->plan(sc->state);
-    benchmark::DoNotOptimize(d);
-  }
+  const Decision d = bench::passes(st, policy_name, sc->state);
   st.counters["started"] = static_cast<double>(d.start.size());
   st.counters["reserved"] = static_cast<double>(d.reservations.size());
 }
