@@ -240,6 +240,10 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   if (whole_nodes(*machine_, request) && !free.covers(capacity)) return 0;
   if (!free.covers(request.per_node)) return 0;
   // More threads of a core than the node has: cons_tres skips the node (_allocate_sc).
+  // Checked here, not in eligible(), though every caller asks eligible() first: a node
+  // eligible() refuses adds no times to earliest_start_general's search, and one of this
+  // node's step times can be the earliest start on the others (a --contiguous request
+  // once reservations are planned: first fit is not monotone in the capacities there).
   if (request.threads_per_core > machine_->nodes()[n].threads_per_core) return 0;
   if (const int used = threads_used(n, request); by_cores(n, request, used))
     return tasks_fit_in_cores(n, free, request, used);
