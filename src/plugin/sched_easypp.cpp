@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -99,7 +100,7 @@ class Scheduler {
   void pass() {
     if (reconfig_.exchange(false)) load_config();
     if (!planner_) return;
-    if (bootstrap_due()) bootstrap_from_slurmdbd(bootstrap_retry_->cluster, bootstrap_retry_->uid);
+    if (bootstrap_due()) bootstrap_from_slurmdbd();
     if (wake_at_ && time(nullptr) >= *wake_at_ && config_.debug)
       info("sched/easypp: timed pass (the plan asked for %ld)", static_cast<long>(*wake_at_));
     wake_at_.reset();
@@ -123,6 +124,17 @@ class Scheduler {
   std::optional<time_t> wake_at() const { return wake_at_; }
 
  private:
+  // A bootstrap from slurmdbd under way or owed (bootstrap_from_slurmdbd).
+  struct BootstrapRetry {
+    std::string cluster;
+    std::uint32_t uid = 0;
+    time_t next = 0;   // when to ask again
+    time_t delay = 0;  // the wait before that; 0: not failed yet
+    time_t since = 0;  // the first try: given up easypp_bootstrap_days after it
+  };
+  static constexpr time_t kFirstBootstrapRetry = 15, kLastBootstrapRetry = 600;
+  static constexpr const char* kOwedSuffix = ".bootstrap-owed";
+
   void load_config() {
     std::string params;
     std::string state_dir;
@@ -193,14 +205,28 @@ class Scheduler {
     dirty_ = handed_over && (dirty_ || state_file_ != old_state_file);
     const bool can_bootstrap = planner_->learns() && config_.bootstrap_days > 0 &&
                                accounting == "accounting_storage/slurmdbd";
+    const std::string old_marker = old_state_file.empty() ? "" : old_state_file + kOwedSuffix;
+    if (!bootstrap_retry_ && !old) bootstrap_retry_ = read_owed_marker(cluster, slurm_uid);
     if (!can_bootstrap) {
+      if (bootstrap_retry_)
+        info("sched/easypp: bootstrapping history from slurmdbd no longer owed (the "
+             "configuration has no history to bootstrap)");
       bootstrap_retry_.reset();
+      if (!old_marker.empty()) std::remove(old_marker.c_str());
+      std::remove(owed_marker().c_str());
     } else if (bootstrap_retry_) {
-      // Still owed (a reconfigure while slurmdbd stays away): kept, with the new settings.
+      // Still owed (slurmdbd away at an earlier start, maybe before a restart): kept, with
+      // the new settings, and asked at once.
       bootstrap_retry_->cluster = cluster;
       bootstrap_retry_->uid = slurm_uid;
+      if (!old_marker.empty() && old_marker != owed_marker()) {  // a new state file
+        std::remove(old_marker.c_str());
+        if (bootstrap_retry_->delay > 0) write_owed_marker(bootstrap_retry_->since);
+      }
+      bootstrap_from_slurmdbd();
     } else if (planner_->history_records() == 0) {
-      bootstrap_from_slurmdbd(cluster, slurm_uid);
+      bootstrap_retry_ = BootstrapRetry{cluster, slurm_uid, 0, 0, time(nullptr)};
+      bootstrap_from_slurmdbd();
     }
   }
 
@@ -208,45 +234,74 @@ class Scheduler {
   // everybody on their time limits until their jobs finish again. slurmdbd may not answer
   // yet (both daemons restarted, MariaDB still recovering): then the query is made again
   // after 15 s, the wait doubling up to 10 min, for easypp_bootstrap_days at most (after
-  // that, live learning has seen as long a span). Jobs learnt live meanwhile do not spoil
-  // it: the library keeps each user's runs in end-time order, whatever order they are
-  // learnt in (predictor/README.md), and skips jobs it has learnt already.
-  void bootstrap_from_slurmdbd(const std::string& cluster, std::uint32_t uid) {
+  // that, live learning has seen as long a span). The bootstrap stays owed across a
+  // restart of slurmctld (24.11 re-executes itself on `scontrol reconfigure`): a marker
+  // beside the state file holds when it first failed. Jobs learnt live meanwhile do not
+  // spoil the history kinds: the library keeps each user's runs in end-time order,
+  // whatever order they are learnt in, and skips jobs it has learnt already
+  // (predictor/README.md); the learned model's steps on the older jobs come after the
+  // newer ones' (admin guide).
+  void bootstrap_from_slurmdbd() {
+    const BootstrapRetry owed = *bootstrap_retry_;  // a copy: reset below
     const time_t now = time(nullptr);
     std::vector<FinishedJob> jobs;
     std::string err;
-    if (!read_accounting_history(cluster, uid, config_.bootstrap_days, now, jobs, err)) {
-      if (!bootstrap_retry_) {
+    if (!read_accounting_history(owed.cluster, owed.uid, config_.bootstrap_days, now, jobs, err)) {
+      BootstrapRetry& retry = *bootstrap_retry_;
+      if (retry.delay == 0) {
         error("sched/easypp: bootstrapping history from slurmdbd failed: %s; trying again "
               "in %d s, then less often, until it answers (history meanwhile builds up from "
               "jobs finishing)", err.c_str(), static_cast<int>(kFirstBootstrapRetry));
-        bootstrap_retry_ = BootstrapRetry{cluster, uid, 0, kFirstBootstrapRetry,
-                                          now + static_cast<time_t>(config_.bootstrap_days) * 86400};
+        retry.delay = kFirstBootstrapRetry;
+        write_owed_marker(retry.since);
       } else {
         debug("sched/easypp: bootstrapping history from slurmdbd failed again: %s", err.c_str());
-        bootstrap_retry_->delay = std::min(2 * bootstrap_retry_->delay, kLastBootstrapRetry);
+        retry.delay = std::min(2 * retry.delay, kLastBootstrapRetry);
       }
-      bootstrap_retry_->next = now + bootstrap_retry_->delay;
-      if (bootstrap_retry_->next > bootstrap_retry_->until) {
+      retry.next = now + retry.delay;
+      if (retry.next > retry.since + static_cast<time_t>(config_.bootstrap_days) * 86400) {
         error("sched/easypp: slurmdbd has not answered for %d days; bootstrapping history "
               "from it given up", config_.bootstrap_days);
         bootstrap_retry_.reset();
+        std::remove(owed_marker().c_str());
       }
       return;
     }
-    const bool late = bootstrap_retry_.has_value();
     bootstrap_retry_.reset();
+    std::remove(owed_marker().c_str());
     int learnt = 0;
     for (const FinishedJob& f : jobs) learnt += planner_->job_ended(f) ? 1 : 0;
     dirty_ = dirty_ || learnt > 0;
     info("sched/easypp: bootstrapped history from slurmdbd%s: %d of %zu jobs of the last %d days "
          "learnt (%zu records)",
-         late ? " (it answers again)" : "", learnt, jobs.size(), config_.bootstrap_days,
+         owed.delay > 0 ? " (it answers again)" : "", learnt, jobs.size(), config_.bootstrap_days,
          planner_->history_records());
   }
 
   bool bootstrap_due() const {
     return bootstrap_retry_ && time(nullptr) >= bootstrap_retry_->next;
+  }
+
+  std::string owed_marker() const { return state_file_ + kOwedSuffix; }
+  void write_owed_marker(time_t since) const {
+    FILE* f = std::fopen(owed_marker().c_str(), "w");
+    if (!f || std::fprintf(f, "%lld\n", static_cast<long long>(since)) < 0 || std::fclose(f) != 0) {
+      if (f) std::fclose(f);
+      error("sched/easypp: cannot write %s: %s; the bootstrap from slurmdbd is not tried again "
+            "after a restart", owed_marker().c_str(), std::strerror(errno));
+    }
+  }
+  // An owed bootstrap from before a restart (the marker, with a plausible time), tried at once.
+  std::optional<BootstrapRetry> read_owed_marker(const std::string& cluster, std::uint32_t uid) const {
+    FILE* f = std::fopen(owed_marker().c_str(), "r");
+    if (!f) return std::nullopt;
+    long long since = 0;
+    const bool read = std::fscanf(f, "%lld", &since) == 1;
+    std::fclose(f);
+    if (!read || since <= 0 || since > time(nullptr)) return std::nullopt;
+    info("sched/easypp: a bootstrap from slurmdbd is owed since %lld (%s); asking slurmdbd",
+         since, owed_marker().c_str());
+    return BootstrapRetry{cluster, uid, 0, kFirstBootstrapRetry, static_cast<time_t>(since)};
   }
 
   bool save_due() const {
@@ -563,15 +618,6 @@ class Scheduler {
   bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
   std::optional<time_t> wake_at_;  // the last plan's wake_at
-  // A bootstrap from slurmdbd that failed and is owed (bootstrap_from_slurmdbd).
-  struct BootstrapRetry {
-    std::string cluster;
-    std::uint32_t uid = 0;
-    time_t next = 0;   // when to ask again
-    time_t delay = 0;  // the wait before that
-    time_t until = 0;  // given up after this
-  };
-  static constexpr time_t kFirstBootstrapRetry = 15, kLastBootstrapRetry = 600;
   std::optional<BootstrapRetry> bootstrap_retry_;
 };
 
