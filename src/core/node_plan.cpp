@@ -334,12 +334,16 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
     // Whole cores: it holds every thread of the cores its tasks spread over. --mem-per-cpu
     // is charged on the threads it asked of them (job_resources_get_node_cpu_cnt), on all
     // of them with --ntasks-per-core alone. (Without whole cores Slurm counts only the
-    // threads used, as the sum above does.)
+    // threads used, as the sum above does.) With --ntasks-per-core=1 and one CPU per task
+    // cons_tres tests the fit on all of them (can_job_run_on_node), whatever it charges
+    // once started: planned so, or the plan would start it where select_nodes refuses it.
     const std::int64_t cores = cores_for(tasks, request, used);
     amount[kCpu] = cores * tpc;
     if (request.memory_per_cpu > 0) {
-      const std::int64_t charged =
-          request.threads_per_core > 0 ? std::min(request.threads_per_core, tpc) : tpc;
+      const bool fit_on_all = request.tasks_per_core == 1 && request.per_task[kCpu] <= 1;
+      const std::int64_t charged = request.threads_per_core > 0 && !fit_on_all
+                                       ? std::min(request.threads_per_core, tpc)
+                                       : tpc;
       amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * cores * charged;
     }
     // A partition's CPU cap admits it by the threads it uses (cons_tres counts the job's

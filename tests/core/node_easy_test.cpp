@@ -237,7 +237,10 @@ TEST(NodeEasy, MemoryPerCpuIsChargedOnWholeCores) {
 // cores (CR_Core) all 4 of their CPUs; -n4 never fits, although 4 CPUs are fewer than 6.
 // --mem-per-cpu is charged on the threads asked with --threads-per-core (2 x 100 MB), on
 // every CPU of the cores with --ntasks-per-core alone (4 x 100 MB), as
-// job_resources_get_node_cpu_cnt counts them. With --ntasks-per-core=1 a task of 3 CPUs
+// job_resources_get_node_cpu_cnt counts them; with both options and one CPU per task it is
+// planned on every CPU too, as cons_tres tests its fit there (can_job_run_on_node: cores x
+// threads per core), though it is charged 2 x 100 MB once started (seen live:
+// t_live_hyperthread_head). With --ntasks-per-core=1 a task of 3 CPUs
 // takes 2 cores of its own (dist_tasks.c), so -n2 -c3 needs 4 cores, where without it 6
 // CPUs are 3 cores. Without whole cores (CR_CPU) the node offers such a job 1 CPU per
 // core and Slurm counts only the CPUs used: -n2 holds 2, -n4 never fits.
@@ -252,7 +255,9 @@ TEST(NodeEasy, OneThreadPerCoreTakesACorePerTask) {
     JobRequest one_task = one_thread;
     one_task.threads_per_core = 0;
     one_task.tasks_per_core = 1;
-    for (const JobRequest& r : {one_thread, one_task}) {
+    JobRequest both = one_thread;
+    both.tasks_per_core = 1;
+    for (const JobRequest& r : {one_thread, one_task, both}) {
       const bool tasks = r.tasks_per_core == 1;
       const std::optional<Allocation> a = plan.place_now(r, 60, 60);
       ASSERT_TRUE(a.has_value()) << whole_cores << tasks;

@@ -77,8 +77,8 @@ case_one_thread_per_core() {
 # charged all 4 threads, 600 MB, it would not fit), and H starts when R ends, beside B
 # (700 MB free; 400 if B held 600). B ends before H's reservation (R's limit floored to
 # bf_resolution): stock reserves whole nodes (backfill.c:2420), so a B of a longer limit
-# would wait under it whatever its memory. (With --ntasks-per-core=1 as well,
-# job_test.c:3440 tests the fit on all threads, 600 MB: B would wait, though charged 300.)
+# would wait under it whatever its memory. (With --ntasks-per-core=1 as well, B would
+# wait: the next case.)
 case_memory_one_thread_per_core() {
   live_up --nodes 1 --cpus 8 --mem 1000 --select CR_Core_Memory \
     --extra 'NodeName=DEFAULT Sockets=1 CoresPerSocket=4 ThreadsPerCore=2'
@@ -96,7 +96,27 @@ case_memory_one_thread_per_core() {
   scancel "$h" "$b"
 }
 
+# With --ntasks-per-core=1 as well, cons_tres tests the fit on every thread of the cores
+# (job_test.c:3440, can_job_run_on_node: 150 MB x 2 cores x 2 threads = 600 MB), though it
+# charges 300 MB once started. Same node; R (1 task, 600 MB, 2-min limit, really 20 s)
+# runs; E (-n2 --threads-per-core=1 --ntasks-per-core=1, 150 MB per CPU) fits in the 400 MB
+# free by its charge but not by that test. Worked out by hand: E waits for R, planned at
+# R's end (squeue --start), and starts then. (Planned on its charge, the plan started it
+# now: select_nodes refused it every pass, and E had no planned start.)
+case_memory_fit_on_all_threads() {
+  live_up --nodes 1 --cpus 8 --mem 1000 --select CR_Core_Memory \
+    --extra 'NodeName=DEFAULT Sockets=1 CoresPerSocket=4 ThreadsPerCore=2'
+  local r e
+  r=$(tb_submit 1 2 R 'sleep 20' --mem=600)
+  wait_state "$r" RUNNING 20
+  e=$(tb_submit 2 10 E 'sleep 300' --mem-per-cpu=150 --threads-per-core=1 --ntasks-per-core=1)
+  expect_head_kept "$r" 2 "$e" -
+  assert_eq cpu=4,mem=300M "$(job_tres "$e" | cut -d, -f1-2)" "E's CPUs and memory (charged 2 threads x 150 MB)"
+  scancel "$e"
+}
+
 each_scheduler case_whole_cores
 TEST_NAME=$TEST_NAME.memory_per_cpu each_scheduler case_memory_per_cpu
 TEST_NAME=$TEST_NAME.one_thread_per_core each_scheduler case_one_thread_per_core
 TEST_NAME=$TEST_NAME.memory_one_thread_per_core each_scheduler case_memory_one_thread_per_core
+TEST_NAME=$TEST_NAME.memory_fit_on_all_threads each_scheduler case_memory_fit_on_all_threads
