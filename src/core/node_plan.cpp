@@ -245,8 +245,9 @@ int NodePlan::tasks_fit(NodeIndex n, const Resources& free, const JobRequest& re
   // node's step times can be the earliest start on the others (a --contiguous request
   // once reservations are planned: first fit is not monotone in the capacities there).
   if (request.threads_per_core > machine_->nodes()[n].threads_per_core) return 0;
-  if (const int used = threads_used(n, request); by_cores(n, request, used))
-    return tasks_fit_in_cores(n, free, request, used);
+  if (asks_per_core(request))
+    if (const int used = threads_used(n, request); by_cores(n, request, used))
+      return tasks_fit_in_cores(n, free, request, used);
   std::int64_t tasks = std::max(request.tasks, request.min_nodes);
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   if (request.min_cpus_per_node > 0 && free[kCpu] - free[kCpu] % unit < request.min_cpus_per_node)
@@ -330,7 +331,8 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
   }
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   const int tpc = machine_->nodes()[n].threads_per_core;
-  if (const int used = threads_used(n, request); unit > 1 && by_cores(n, request, used)) {
+  if (const int used = threads_used(n, request);
+      unit > 1 && asks_per_core(request) && by_cores(n, request, used)) {
     // Whole cores: it holds every thread of the cores its tasks spread over. --mem-per-cpu
     // is charged on the threads it asked of them (job_resources_get_node_cpu_cnt), on all
     // of them with --ntasks-per-core alone. (Without whole cores Slurm counts only the

@@ -88,6 +88,12 @@ class NodePlan {
   // Tasks of `request` node n can take given `free` (0 when a per-node amount does not
   // fit, or the node must be whole and is not).
   int tasks_fit(NodeIndex n, const Resources& free, const JobRequest& request) const;
+  // Whether the request asks anything per core (--threads-per-core, --ntasks-per-core).
+  // If not it may use every thread of a core, so it is never counted in cores: the usual
+  // request skips threads_used and by_cores.
+  static bool asks_per_core(const JobRequest& request) {
+    return request.threads_per_core > 0 || request.tasks_per_core > 0;
+  }
   // Threads of each core of node n the request may use (Slurm's common_cpus_per_core):
   // below the node's threads per core, its tasks take whole cores of that many threads.
   int threads_used(NodeIndex n, const JobRequest& request) const;
