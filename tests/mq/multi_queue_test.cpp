@@ -24,6 +24,13 @@ Job submitted(JobId id, int procs, Time estimate, Time submit) {
   return j;
 }
 
+// Variable delay in batches of one job: each completion moves D.
+MultiQueuePolicy delay_per_job() {
+  MultiQueueConfig c;
+  c.delay = VariableDelayConfig{.batch = 1};
+  return MultiQueuePolicy(c);
+}
+
 MultiQueuePolicy four_queues(bool delay = false) {
   MultiQueueConfig c;
   if (delay) c.delay = VariableDelayConfig{};
@@ -261,9 +268,7 @@ TEST(VariableDelay, FirstBatchOnlySetsTheReferenceWhenAsked) {
 // The policy learns completions from its snapshots: a short job that waited 100 s and ran
 // 100 s (slowdown 2) closes a batch of one; on the paper's rule D becomes 2500 + 2 * 2500.
 TEST(MultiQueue, VariableDelayLearnsFromCompletedJobs) {
-  MultiQueueConfig c;
-  c.delay = VariableDelayConfig{.batch = 1};
-  MultiQueuePolicy p(c);
+  MultiQueuePolicy p = delay_per_job();
   ClusterState s;
   s.procs = 8;
   s.now = 150;
@@ -281,9 +286,7 @@ TEST(MultiQueue, VariableDelayLearnsFromCompletedJobs) {
 // however late the pass: job 1 (waited 100 s) ended at 150 after 50 s, slowdown 3, so D
 // becomes 2500 + 3 * 2500. Inferred from the pass at 200 it would be 100 s, slowdown 2.
 TEST(MultiQueue, VariableDelayLearnsTheRealEndWhenTheDriverGivesIt) {
-  MultiQueueConfig c;
-  c.delay = VariableDelayConfig{.batch = 1};
-  MultiQueuePolicy p(c);
+  MultiQueuePolicy p = delay_per_job();
   ClusterState s;
   s.procs = 8;
   s.now = 120;
@@ -301,9 +304,7 @@ TEST(MultiQueue, VariableDelayLearnsTheRealEndWhenTheDriverGivesIt) {
 // running set; its completion counts all the same (short jobs mostly end that way). One
 // the driver did not start after all (still waiting) is not a completion.
 TEST(MultiQueue, VariableDelayCountsJobsThatEndBetweenTwoPasses) {
-  MultiQueueConfig c;
-  c.delay = VariableDelayConfig{.batch = 1};
-  MultiQueuePolicy p(c);
+  MultiQueuePolicy p = delay_per_job();
   ClusterState s;
   s.procs = 8;
   s.now = 100;
@@ -314,7 +315,7 @@ TEST(MultiQueue, VariableDelayCountsJobsThatEndBetweenTwoPasses) {
   p.plan(s);
   EXPECT_DOUBLE_EQ(p.current_delay(), 2500 + 3 * 2500);
   // Started by the plan, refused by the driver: still waiting at the next pass.
-  MultiQueuePolicy q(c);
+  MultiQueuePolicy q = delay_per_job();
   s.now = 100;
   s.waiting = {submitted(1, 1, 50, 0)};
   EXPECT_EQ(q.plan(s).start, (std::vector<JobId>{1}));
@@ -326,9 +327,7 @@ TEST(MultiQueue, VariableDelayCountsJobsThatEndBetweenTwoPasses) {
 // A new run of the same policy object (easypp-sim --repeat; its clock starts over) starts
 // from D_1 and the even split, not from what the last run learnt.
 TEST(MultiQueue, ANewRunForgetsTheLastOne) {
-  MultiQueueConfig c;
-  c.delay = VariableDelayConfig{.batch = 1};
-  MultiQueuePolicy p(c);
+  MultiQueuePolicy p = delay_per_job();
   ClusterState s;
   s.procs = 8;
   s.now = 100;
