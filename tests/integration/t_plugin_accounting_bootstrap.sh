@@ -15,48 +15,20 @@ need_cmd mariadb-install-db mariadb-server
 tb_up --scheduler sched/easypp --nodes 1 --cpus 4 --accounting --params easypp_save_interval=1
 log=$TB_DIR/log/slurmctld.log
 
-a=$(tb_submit 1 1 acct "sleep 2")
-b=$(tb_submit 1 1 acct "sleep 2")
-wait_state "$a" COMPLETED 30
-wait_state "$b" COMPLETED 30
-# The same query the plugin makes: a time window and no job list (with -j, slurmdbd
-# lists a job a little before it matches a windowed query).
-for _ in $(seq 60); do
-  n=$(sacct -n -X -P -S now-30days -E now -o JobID,State 2>/dev/null | grep -cE "^($a|$b)\|COMPLETED" || true)
-  [ "$n" = 2 ] && break
-  sleep 0.5
-done
-assert_eq 2 "$n" "jobs COMPLETED in sacct (slurmdbd has them)"
-
-sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_state_file=$TB_DIR/state/easypp/fresh.json|" \
-  "$TB_DIR/slurm.conf"
-tb_restart_ctld
-line=
-for _ in $(seq 100); do
-  line=$(grep "sched/easypp: bootstrapped history from slurmdbd" "$log" | tail -n 1 || true)
-  [[ "$line" == *" of 2 jobs "* ]] && break
-  sleep 0.2
-done
-note "log: $line"
-[[ "$line" == *"bootstrapped history from slurmdbd: 2 of 2 jobs of the last 30 days learnt (2 records)"* ]] \
-  || fail "no bootstrap of the 2 jobs from slurmdbd after pointing at an empty state file"
-for _ in $(seq 50); do [ -f "$TB_DIR/state/easypp/fresh.json" ] && break; sleep 0.2; done
-[ -f "$TB_DIR/state/easypp/fresh.json" ] || fail "bootstrapped history not saved"
-c=$(tb_submit 1 1 after "sleep 1")
-wait_state "$c" COMPLETED 20
-n=0
-for _ in $(seq 60); do
-  n=$(sacct -n -X -P -S now-30days -E now -o JobID,State 2>/dev/null | grep -cE "^$c\|COMPLETED" || true)
-  [ "$n" = 1 ] && break
-  sleep 0.5
-done
-assert_eq 1 "$n" "job c COMPLETED in sacct"
-
-# slurmdbd down while slurmctld cold-starts (its jobs gone: only slurmdbd has a, b, c).
-"$TESTBED" stop-dbd --dir "$TB_DIR" >/dev/null || fail "contrib/testbed stop-dbd failed"
-sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_state_file=$TB_DIR/state/easypp/late.json|" \
-  "$TB_DIR/slurm.conf"
-tb_restart_ctld --cold
+# Waits until slurmdbd lists JOBS as COMPLETED, with the same query the plugin makes: a
+# time window and no job list (with -j, slurmdbd lists a job a little before it matches a
+# windowed query).
+wait_in_sacct() {   # WHAT JOB...
+  local what=$1 want=$(( $# - 1 )) ids n=0
+  shift
+  ids=$(IFS='|'; echo "$*")
+  for _ in $(seq 60); do
+    n=$(sacct -n -X -P -S now-30days -E now -o JobID,State 2>/dev/null | grep -cE "^($ids)\|COMPLETED" || true)
+    [ "$n" = "$want" ] && break
+    sleep 0.5
+  done
+  assert_eq "$want" "$n" "$what COMPLETED in sacct (slurmdbd has them)"
+}
 wait_log() {   # PATTERN TRIES: line = the last log line with PATTERN, polled every 0.2 s
   line=''
   for _ in $(seq "$2"); do
@@ -66,6 +38,30 @@ wait_log() {   # PATTERN TRIES: line = the last log line with PATTERN, polled ev
   done
   note "log: ${line:-(none: $1)}"
 }
+
+a=$(tb_submit 1 1 acct "sleep 2")
+b=$(tb_submit 1 1 acct "sleep 2")
+wait_state "$a" COMPLETED 30
+wait_state "$b" COMPLETED 30
+wait_in_sacct "jobs a and b" "$a" "$b"
+
+sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_state_file=$TB_DIR/state/easypp/fresh.json|" \
+  "$TB_DIR/slurm.conf"
+tb_restart_ctld
+wait_log "sched/easypp: bootstrapped history from slurmdbd: 2 of 2 jobs" 100
+[[ "$line" == *"bootstrapped history from slurmdbd: 2 of 2 jobs of the last 30 days learnt (2 records)"* ]] \
+  || fail "no bootstrap of the 2 jobs from slurmdbd after pointing at an empty state file"
+for _ in $(seq 50); do [ -f "$TB_DIR/state/easypp/fresh.json" ] && break; sleep 0.2; done
+[ -f "$TB_DIR/state/easypp/fresh.json" ] || fail "bootstrapped history not saved"
+c=$(tb_submit 1 1 after "sleep 1")
+wait_state "$c" COMPLETED 20
+wait_in_sacct "job c" "$c"
+
+# slurmdbd down while slurmctld cold-starts (its jobs gone: only slurmdbd has a, b, c).
+"$TESTBED" stop-dbd --dir "$TB_DIR" >/dev/null || fail "contrib/testbed stop-dbd failed"
+sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_state_file=$TB_DIR/state/easypp/late.json|" \
+  "$TB_DIR/slurm.conf"
+tb_restart_ctld --cold
 wait_log "sched/easypp: bootstrapping history from slurmdbd failed" 100
 [[ "$line" == *"trying again in 15 s"* ]] || fail "no failed bootstrap logged with slurmdbd down"
 [ -f "$TB_DIR/state/easypp/late.json.bootstrap-owed" ] || fail "no marker of the owed bootstrap"
