@@ -23,6 +23,7 @@
 #include "plugin/agent.h"
 #include "plugin/cluster_model.h"
 #include "plugin/config.h"
+#include "plugin/owed_bootstrap.h"
 #include "plugin/pass_locks.h"
 #include "plugin/planner.h"
 #include "plugin/slurm_accounting.h"
@@ -124,15 +125,6 @@ class Scheduler {
   std::optional<time_t> wake_at() const { return wake_at_; }
 
  private:
-  // A bootstrap from slurmdbd under way or owed (bootstrap_from_slurmdbd).
-  struct BootstrapRetry {
-    std::string cluster;
-    std::uint32_t uid = 0;
-    time_t next = 0;   // when to ask again
-    time_t delay = 0;  // the wait before that; 0: not failed yet
-    time_t since = 0;  // the first try: given up easypp_bootstrap_days after it
-  };
-  static constexpr time_t kFirstBootstrapRetry = 15, kLastBootstrapRetry = 600;
   static constexpr const char* kOwedSuffix = ".bootstrap-owed";
 
   void load_config() {
@@ -206,102 +198,102 @@ class Scheduler {
     const bool can_bootstrap = planner_->learns() && config_.bootstrap_days > 0 &&
                                accounting == "accounting_storage/slurmdbd";
     const std::string old_marker = old_state_file.empty() ? "" : old_state_file + kOwedSuffix;
-    if (!bootstrap_retry_ && !old) bootstrap_retry_ = read_owed_marker(cluster, slurm_uid);
+    cluster_ = cluster;
+    slurm_uid_ = slurm_uid;
+    if (!owed_bootstrap_ && !old) owed_bootstrap_ = owed_before_restart();
     if (!can_bootstrap) {
-      if (bootstrap_retry_)
+      if (owed_bootstrap_)
         info("sched/easypp: bootstrapping history from slurmdbd no longer owed (the "
              "configuration has no history to bootstrap)");
-      bootstrap_retry_.reset();
+      owed_bootstrap_.reset();
       if (!old_marker.empty()) std::remove(old_marker.c_str());
       std::remove(owed_marker().c_str());
-    } else if (bootstrap_retry_) {
+    } else if (owed_bootstrap_) {
       // Still owed (slurmdbd away at an earlier start, maybe before a restart): kept, with
       // the new settings, and asked at once.
-      bootstrap_retry_->cluster = cluster;
-      bootstrap_retry_->uid = slurm_uid;
       if (!old_marker.empty() && old_marker != owed_marker()) {  // a new state file
         std::remove(old_marker.c_str());
-        if (bootstrap_retry_->delay > 0) write_owed_marker(bootstrap_retry_->since);
+        if (owed_bootstrap_->failed_before()) save_owed_marker();
       }
       bootstrap_from_slurmdbd();
     } else if (planner_->history_records() == 0) {
-      bootstrap_retry_ = BootstrapRetry{cluster, slurm_uid, 0, 0, time(nullptr)};
+      owed_bootstrap_ = OwedBootstrap::first_try(time(nullptr));
       bootstrap_from_slurmdbd();
     }
   }
 
   // No saved history: start from the jobs slurmdbd saw end recently, instead of planning
   // everybody on their time limits until their jobs finish again. slurmdbd may not answer
-  // yet (both daemons restarted, MariaDB still recovering): then the query is made again
-  // after 15 s, the wait doubling up to 10 min, for easypp_bootstrap_days at most (after
-  // that, live learning has seen as long a span). The bootstrap stays owed across a
-  // restart of slurmctld (24.11 re-executes itself on `scontrol reconfigure`): a marker
-  // beside the state file holds when it first failed. Jobs learnt live meanwhile do not
+  // yet (both daemons restarted, MariaDB still recovering): then the bootstrap stays owed
+  // and is asked again, across restarts of slurmctld too (OwedBootstrap: the schedule and
+  // the marker beside the state file). Jobs learnt live meanwhile do not
   // spoil the history kinds: the library keeps each user's runs in end-time order,
   // whatever order they are learnt in, and skips jobs it has learnt already
   // (predictor/README.md); the learned model's steps on the older jobs come after the
   // newer ones' (admin guide).
   void bootstrap_from_slurmdbd() {
-    const BootstrapRetry owed = *bootstrap_retry_;  // a copy: reset below
+    const bool failed_before = owed_bootstrap_->failed_before();
     const time_t now = time(nullptr);
     std::vector<FinishedJob> jobs;
     std::string err;
-    if (!read_accounting_history(owed.cluster, owed.uid, config_.bootstrap_days, now, jobs, err)) {
-      BootstrapRetry& retry = *bootstrap_retry_;
-      if (retry.delay == 0) {
-        error("sched/easypp: bootstrapping history from slurmdbd failed: %s; trying again "
-              "in %d s, then less often, until it answers (history meanwhile builds up from "
-              "jobs finishing)", err.c_str(), static_cast<int>(kFirstBootstrapRetry));
-        retry.delay = kFirstBootstrapRetry;
-        write_owed_marker(retry.since);
-      } else {
-        debug("sched/easypp: bootstrapping history from slurmdbd failed again: %s", err.c_str());
-        retry.delay = std::min(2 * retry.delay, kLastBootstrapRetry);
-      }
-      retry.next = now + retry.delay;
-      if (retry.next > retry.since + static_cast<time_t>(config_.bootstrap_days) * 86400) {
-        error("sched/easypp: slurmdbd has not answered for %d days; bootstrapping history "
-              "from it given up", config_.bootstrap_days);
-        bootstrap_retry_.reset();
-        std::remove(owed_marker().c_str());
+    if (!read_accounting_history(cluster_, slurm_uid_, config_.bootstrap_days, now, jobs, err)) {
+      switch (owed_bootstrap_->failed(now, config_.bootstrap_days)) {
+        case OwedBootstrap::Failure::first:
+          error("sched/easypp: bootstrapping history from slurmdbd failed: %s; trying again "
+                "in %d s, then less often, until it answers (history meanwhile builds up from "
+                "jobs finishing)", err.c_str(), static_cast<int>(OwedBootstrap::kFirstRetry));
+          save_owed_marker();
+          break;
+        case OwedBootstrap::Failure::again:
+          debug("sched/easypp: bootstrapping history from slurmdbd failed again: %s", err.c_str());
+          break;
+        case OwedBootstrap::Failure::given_up:
+          error("sched/easypp: slurmdbd has not answered for %d days; bootstrapping history "
+                "from it given up", config_.bootstrap_days);
+          owed_bootstrap_.reset();
+          std::remove(owed_marker().c_str());
+          break;
       }
       return;
     }
-    bootstrap_retry_.reset();
+    owed_bootstrap_.reset();
     std::remove(owed_marker().c_str());
     int learnt = 0;
     for (const FinishedJob& f : jobs) learnt += planner_->job_ended(f) ? 1 : 0;
     dirty_ = dirty_ || learnt > 0;
     info("sched/easypp: bootstrapped history from slurmdbd%s: %d of %zu jobs of the last %d days "
          "learnt (%zu records)",
-         owed.delay > 0 ? " (it answers again)" : "", learnt, jobs.size(), config_.bootstrap_days,
+         failed_before ? " (it answers again)" : "", learnt, jobs.size(), config_.bootstrap_days,
          planner_->history_records());
   }
 
-  bool bootstrap_due() const {
-    return bootstrap_retry_ && time(nullptr) >= bootstrap_retry_->next;
-  }
+  bool bootstrap_due() const { return owed_bootstrap_ && owed_bootstrap_->due(time(nullptr)); }
 
   std::string owed_marker() const { return state_file_ + kOwedSuffix; }
-  void write_owed_marker(time_t since) const {
-    FILE* f = std::fopen(owed_marker().c_str(), "w");
-    if (!f || std::fprintf(f, "%lld\n", static_cast<long long>(since)) < 0 || std::fclose(f) != 0) {
-      if (f) std::fclose(f);
+  void save_owed_marker() const {
+    std::string err;
+    if (!write_owed_marker(owed_marker(), owed_bootstrap_->since(), err))
       error("sched/easypp: cannot write %s: %s; the bootstrap from slurmdbd is not tried again "
-            "after a restart", owed_marker().c_str(), std::strerror(errno));
-    }
+            "after a restart", owed_marker().c_str(), err.c_str());
   }
-  // An owed bootstrap from before a restart (the marker, with a plausible time), tried at once.
-  std::optional<BootstrapRetry> read_owed_marker(const std::string& cluster, std::uint32_t uid) const {
-    FILE* f = std::fopen(owed_marker().c_str(), "r");
-    if (!f) return std::nullopt;
-    long long since = 0;
-    const bool read = std::fscanf(f, "%lld", &since) == 1;
-    std::fclose(f);
-    if (!read || since <= 0 || since > time(nullptr)) return std::nullopt;
+  // An owed bootstrap from before a restart (the marker), tried at once. A marker that
+  // cannot be read still says the bootstrap is owed: owed from now, and written anew.
+  std::optional<OwedBootstrap> owed_before_restart() const {
+    const time_t now = time(nullptr);
+    const OwedMarker marker = read_owed_marker(owed_marker(), now);
+    if (!marker.found) return std::nullopt;
+    if (!marker.since) {
+      error("sched/easypp: %s is not one past epoch second; the bootstrap from slurmdbd is "
+            "taken as owed from now (file rewritten); asking slurmdbd", owed_marker().c_str());
+      const OwedBootstrap owed = OwedBootstrap::after_restart(now);
+      std::string err;
+      if (!write_owed_marker(owed_marker(), now, err))
+        error("sched/easypp: cannot write %s: %s", owed_marker().c_str(), err.c_str());
+      return owed;
+    }
     info("sched/easypp: a bootstrap from slurmdbd is owed since %lld (%s); asking slurmdbd",
-         since, owed_marker().c_str());
-    return BootstrapRetry{cluster, uid, 0, kFirstBootstrapRetry, static_cast<time_t>(since)};
+         static_cast<long long>(*marker.since), owed_marker().c_str());
+    return OwedBootstrap::after_restart(*marker.since);
   }
 
   bool save_due() const {
@@ -618,7 +610,9 @@ class Scheduler {
   bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
   std::optional<time_t> wake_at_;  // the last plan's wake_at
-  std::optional<BootstrapRetry> bootstrap_retry_;
+  std::optional<OwedBootstrap> owed_bootstrap_;  // bootstrap_from_slurmdbd
+  std::string cluster_;        // slurm_conf's, for the bootstrap's query
+  std::uint32_t slurm_uid_ = 0;
 };
 
 // An epoch second as the agent's steady clock (the agent must not jump with the wall
