@@ -331,8 +331,8 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
   }
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   const int tpc = machine_->nodes()[n].threads_per_core;
-  if (const int used = threads_used(n, request);
-      unit > 1 && asks_per_core(request) && by_cores(n, request, used)) {
+  const int used = unit > 1 && asks_per_core(request) ? threads_used(n, request) : 0;
+  if (used > 0 && by_cores(n, request, used)) {
     // Whole cores: it holds every thread of the cores its tasks spread over. --mem-per-cpu
     // is charged on the threads it asked of them (job_resources_get_node_cpu_cnt), on all
     // of them with --ntasks-per-core alone. (Without whole cores Slurm counts only the
