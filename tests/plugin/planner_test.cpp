@@ -111,10 +111,7 @@ bool contains(const std::vector<JobId>& ids, JobId id) {
 // though it runs past B's reservation: C starts, B keeps its reservation.
 TEST(PluginPlanner, SharedNodeExtraProcessorsStartSmallJob) {
   Planner planner(config_with("easy"));
-  OnePartition p;
-  p.name = "shared";
-  p.now = kNow;
-  p.procs = 64;
+  OnePartition p{.name = "shared", .procs = 64};
   p.running = {job(1, 48, 300, 1000, kNow - 10)};
   p.waiting = {job(2, 56, 600), job(3, 8, 600)};
   const GroupPlan plan = plan_one(planner, p);
@@ -130,10 +127,7 @@ TEST(PluginPlanner, SharedNodeExtraProcessorsStartSmallJob) {
 // left at B's reservation, and C (10 min) ends after it. Guards the test above.
 TEST(PluginPlanner, SharedNodeNoExtraProcessorsNoStart) {
   Planner planner(config_with("easy"));
-  OnePartition p;
-  p.name = "shared";
-  p.now = kNow;
-  p.procs = 64;
+  OnePartition p{.name = "shared", .procs = 64};
   p.running = {job(1, 48, 300, 1000, kNow - 10)};
   p.waiting = {job(2, 60, 600), job(3, 8, 600)};
   EXPECT_TRUE(plan_one(planner, p).decision.start.empty());
@@ -141,10 +135,7 @@ TEST(PluginPlanner, SharedNodeNoExtraProcessorsNoStart) {
 
 TEST(PluginPlanner, TranslationKeepsLimitsAsEstimates) {
   Planner planner(config_with("easy"));
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 16;
+  OnePartition p{.procs = 16};
   p.running = {job(1, 16, 3600, 1000, kNow - 60)};
   p.waiting = {job(2, 4, 180, 1001)};
   const GroupPlan plan = plan_one(planner, p);
@@ -170,10 +161,7 @@ TEST(PluginPlanner, HistoryPredictsButLimitStaysKillTime) {
   Planner planner(config_with("easy++"));
   EXPECT_TRUE(planner.job_ended(finished(11, 7, 8, 180)));
   EXPECT_TRUE(planner.job_ended(finished(12, 7, 12, 180)));
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 16;
+  OnePartition p{.procs = 16};
   p.waiting = {job(20, 16, 180, 7)};
   const GroupPlan plan = plan_one(planner, p);
   ASSERT_EQ(plan.state.waiting.size(), 1u);
@@ -188,10 +176,7 @@ TEST(PluginPlanner, OutlivedPredictionIsCorrected) {
   Planner planner(config_with("easy++"));
   planner.job_ended(finished(11, 7, 10, 180));
   planner.job_ended(finished(12, 7, 10, 180));
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 16;
+  OnePartition p{.procs = 16};
   p.waiting = {job(20, 16, 180, 7)};
   ASSERT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 10);
 
@@ -215,10 +200,7 @@ TEST(PluginPlanner, OutlivedPredictionIsCorrected) {
 // change them (the paper predicts at submission), until the job leaves the system.
 TEST(PluginPlanner, PredictedOnceUntilForgotten) {
   Planner planner(config_with("easy+"));
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 1;
+  OnePartition p{.procs = 1};
   p.running = {job(1, 1, 3600, 99, kNow - 1)};
   p.waiting = {job(30, 1, 600, 5)};
   EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 600) << "no history: the limit";
@@ -232,10 +214,7 @@ TEST(PluginPlanner, PredictedOnceUntilForgotten) {
 // enforces (JobRecord.limit) is not the planner's to change.
 TEST(PluginPlanner, X2PlansOnDoubledLimits) {
   Planner planner(config_with("x2"));
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 8;
+  OnePartition p{.procs = 8};
   p.running = {job(1, 8, 300, 1000, kNow - 100)};
   p.waiting = {job(2, 8, 100)};
   const GroupPlan plan = plan_one(planner, p);
@@ -268,10 +247,7 @@ TEST(PluginPlanner, LateBootstrapKeepsTheUsersRunsInEndOrder) {
   ASSERT_TRUE(planner.job_ended(finished(11, 7, 100, 600)));  // the late bootstrap
   ASSERT_TRUE(planner.job_ended(finished(12, 7, 200, 600)));
   EXPECT_FALSE(planner.job_ended(finished(13, 7, 300, 600))) << "slurmdbd has it too";
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 16;
+  OnePartition p{.procs = 16};
   p.waiting = {job(20, 16, 600, 7)};
   EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 250);
 }
@@ -291,8 +267,7 @@ TEST(PluginPlanner, PoliciesThatReserveExemptJobsSaySo) {
         Case{"pv-easy", true, false}, Case{"timed-run:base=fcfs", true, true},
         Case{"timed-run", true, false}}) {
     Planner planner(config_with(c.policy));
-    OnePartition p;
-    p.procs = 4;
+    OnePartition p{.procs = 4};
     p.running = {job(1, 4, 600, 1000, kNow - 10)};
     p.waiting = {job(2, 4, 600)};
     p.waiting.front().reservable = false;
@@ -332,9 +307,7 @@ TEST(PluginPlanner, PerPartitionPolicies) {
   c.policy = "easy++";
   c.partition_policy = {{"debug", "easy"}, {"long", "easy-sjbf"}};
   Planner planner(c);
-  OnePartition p;
-  p.now = kNow;
-  p.procs = 4;
+  OnePartition p{.procs = 4};
   for (const auto& [part, policy] : std::vector<std::pair<std::string, std::string>>{
            {"debug", "easy"}, {"long", "easy-sjbf"}, {"batch", "easy++"}}) {
     p.name = part;
@@ -356,10 +329,7 @@ TEST(PluginPlanner, HistorySurvivesSaveAndLoad) {
   Planner restarted(config_with("easy++"));
   ASSERT_EQ(restarted.load(path, err), EPP_LOAD_OK) << err;
   EXPECT_EQ(restarted.history_records(), 2u);
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 1;
+  OnePartition p{.procs = 1};
   p.waiting = {job(52, 1, 600, 9)};
   EXPECT_EQ(plan_one(restarted, p).state.waiting.at(0).prediction, 40);
   std::filesystem::remove_all(dir);
@@ -378,10 +348,7 @@ TEST(PluginPlanner, HistoryHandedOverInMemoryWhenTheSaveFails) {
   ASSERT_EQ(next.take_history(old, err), EPP_LOAD_OK) << err;
   EXPECT_EQ(next.history_records(), 2u);
   EXPECT_FALSE(next.job_ended(finished(51, 9, 50, 600))) << "learnt once, before the handover";
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 1;
+  OnePartition p{.procs = 1};
   p.waiting = {job(52, 1, 600, 9)};
   EXPECT_EQ(plan_one(next, p).state.waiting.at(0).prediction, 40);
   // A planner of a policy that learns nothing has nothing to hand over, or to take.
@@ -466,10 +433,7 @@ TEST(PluginPlanner, PredictorKeysFormTheHistorySpec) {
   Planner planner(c);
   planner.job_ended(finished(60, 4, 10, 600));
   planner.job_ended(finished(61, 4, 90, 600));
-  OnePartition p;
-  p.name = "batch";
-  p.now = kNow;
-  p.procs = 1;
+  OnePartition p{.procs = 1};
   p.waiting = {job(62, 1, 600, 4)};
   EXPECT_EQ(plan_one(planner, p).state.waiting.at(0).prediction, 90) << "window=1: the last job";
 }
@@ -486,8 +450,7 @@ TEST(PluginPlanner, TimedRunRemembersItsTrialsAcrossPasses) {
     Config c = config_with("timed-run:base=fcfs:trial=10");
     c.requeue_partitions = {"batch"};
     Planner planner(c);
-    OnePartition p;
-    p.procs = 4;
+    OnePartition p{.procs = 4};
     p.waiting = {job(1, 2, 600)};
     p.waiting[0].requeueable = true;
     GroupPlan first = plan_one(planner, p);
