@@ -8,7 +8,7 @@
 # slurmdbd down while slurmctld starts (both daemons restarted, slurmdbd late), and a cold
 # start, so that the jobs are only in slurmdbd: the bootstrap fails and stays owed, also
 # across a restart of slurmctld after a job was learnt live (a marker beside the state
-# file), and learns all three once slurmdbd answers.
+# file; one made unreadable too), and learns all three once slurmdbd answers.
 . "$(dirname "$0")/lib.sh"
 need_plugin
 need_cmd mariadb-install-db mariadb-server
@@ -74,6 +74,13 @@ for _ in $(seq 50); do [ -f "$TB_DIR/state/easypp/late.json" ] && break; sleep 0
 tb_restart_ctld
 wait_log "sched/easypp: a bootstrap from slurmdbd is owed since" 100
 [ -n "$line" ] || fail "the owed bootstrap was forgotten across a restart of slurmctld"
+# A marker that cannot be read (a disk fault) still says it is owed: owed from now, rewritten.
+marker=$TB_DIR/state/easypp/late.json.bootstrap-owed
+echo garbage > "$marker"
+tb_restart_ctld
+wait_log "bootstrap-owed is not one past epoch second" 100
+[ -n "$line" ] || fail "an unreadable marker was not reported"
+grep -qxE '[0-9]+' "$marker" || fail "the unreadable marker was not written anew: $(cat "$marker")"
 "$TESTBED" start-dbd --dir "$TB_DIR" >/dev/null || fail "contrib/testbed start-dbd failed"
 # Asked again 30 s after the restart's failed try (15 s, doubled).
 wait_log "sched/easypp: bootstrapped history from slurmdbd (it answers again)" 400
