@@ -1,10 +1,12 @@
 #include "plugin/owed_bootstrap.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace easypp::plugin {
@@ -20,26 +22,67 @@ OwedBootstrap::Failure OwedBootstrap::failed(time_t now, int days) {
 
 bool write_owed_marker(const std::string& path, time_t since, std::string& error) {
   const std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  bool ok = f && std::fprintf(f, "%lld\n", static_cast<long long>(since)) > 0;
-  ok = ok && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
-  if (f && std::fclose(f) != 0) ok = false;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return true;
-  error = std::strerror(errno);
-  std::remove(tmp.c_str());
-  return false;
+  const std::string text = std::to_string(static_cast<long long>(since)) + "\n";
+  const auto failed = [&](const char* step) {
+    error = std::string(step) + ": " + std::strerror(errno);  // before unlink may change errno
+    ::unlink(tmp.c_str());
+    return false;
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return failed("cannot create the temporary file");
+  if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()) || ::fsync(fd) != 0) {
+    const int saved = errno;
+    ::close(fd);
+    errno = saved;
+    return failed("cannot write the temporary file");
+  }
+  if (::close(fd) != 0) return failed("cannot close the temporary file");
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return failed("cannot rename it into place");
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const bool synced = dirfd >= 0 && ::fsync(dirfd) == 0;
+  const int saved = errno;
+  if (dirfd >= 0) ::close(dirfd);
+  if (!synced) {
+    error = std::string("cannot sync the directory: ") + std::strerror(saved);
+    return false;
+  }
+  return true;
 }
 
 OwedMarker read_owed_marker(const std::string& path, time_t now) {
   OwedMarker marker;
-  FILE* f = std::fopen(path.c_str(), "r");
-  if (!f) return marker;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return marker;
+  // Only a marker that is not there is not owed; one that cannot be read may be.
   marker.found = true;
-  long long since = 0;
-  char rest = 0;
-  const bool read = std::fscanf(f, "%lld %c", &since, &rest) == 1;  // one number only
-  std::fclose(f);
-  if (read && since > 0 && since <= now) marker.since = static_cast<time_t>(since);
+  std::string text;
+  char buf[64];
+  ssize_t got = 0;
+  while (fd >= 0 && text.size() < 4096 && (got = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, got);
+  const int saved = errno;
+  if (fd >= 0) ::close(fd);
+  if (fd < 0 || got < 0) {
+    marker.problem = std::string("cannot be read: ") + std::strerror(saved);
+    return marker;
+  }
+  // One decimal number, whitespace around it allowed (strtoll: overflow is ERANGE).
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const long long since = std::strtoll(begin, &end, 10);
+  const bool number = end != begin && errno == 0 &&
+                      std::all_of(static_cast<const char*>(end), begin + text.size(),
+                                  [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  if (!number)
+    marker.problem = "is not one epoch second";
+  else if (since <= 0)
+    marker.problem = "holds no time (" + std::to_string(since) + ")";
+  else if (since > now)
+    marker.problem = "holds a time in the future (" + std::to_string(since) + ")";
+  else
+    marker.since = static_cast<time_t>(since);
   return marker;
 }
 

@@ -44,14 +44,16 @@ class OwedBootstrap {
 };
 
 // The marker file (one decimal epoch second: since()). Written whole under a temporary
-// name and renamed, so a crash leaves the old marker or the new one, never a part.
+// name, synced, renamed and its directory synced, so a crash or a power cut leaves the
+// old marker or the new one, never a part, and a marker written stays.
 bool write_owed_marker(const std::string& path, time_t since, std::string& error);
 
 struct OwedMarker {
-  bool found = false;
-  // Its time; empty when found but unreadable or not a past time (then the bootstrap is
-  // still owed, since when is not known).
+  bool found = false;  // it exists (or cannot be told not to)
+  // Its time; empty when found but unusable (the bootstrap is still owed, since when is
+  // not known), and then `problem` says why.
   std::optional<time_t> since;
+  std::string problem;
 };
 OwedMarker read_owed_marker(const std::string& path, time_t now);
 

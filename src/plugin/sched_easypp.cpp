@@ -200,7 +200,7 @@ class Scheduler {
     const std::string old_marker = old_state_file.empty() ? "" : old_state_file + kOwedSuffix;
     cluster_ = cluster;
     slurm_uid_ = slurm_uid;
-    if (!owed_bootstrap_ && !old) owed_bootstrap_ = owed_before_restart();
+    if (!owed_bootstrap_ && !old && can_bootstrap) owed_bootstrap_ = owed_before_restart();
     if (!can_bootstrap) {
       if (owed_bootstrap_)
         info("sched/easypp: bootstrapping history from slurmdbd no longer owed (the "
@@ -248,8 +248,8 @@ class Scheduler {
           debug("sched/easypp: bootstrapping history from slurmdbd failed again: %s", err.c_str());
           break;
         case OwedBootstrap::Failure::given_up:
-          error("sched/easypp: slurmdbd has not answered for %d days; bootstrapping history "
-                "from it given up", config_.bootstrap_days);
+          error("sched/easypp: slurmdbd has not answered for %d days (last: %s); bootstrapping "
+                "history from it given up", config_.bootstrap_days, err.c_str());
           owed_bootstrap_.reset();
           std::remove(owed_marker().c_str());
           break;
@@ -277,19 +277,17 @@ class Scheduler {
             "after a restart", owed_marker().c_str(), err.c_str());
   }
   // An owed bootstrap from before a restart (the marker), tried at once. A marker that
-  // cannot be read still says the bootstrap is owed: owed from now, and written anew.
-  std::optional<OwedBootstrap> owed_before_restart() const {
+  // cannot be used still says the bootstrap is owed: owed from now, and written anew.
+  std::optional<OwedBootstrap> owed_before_restart() {
     const time_t now = time(nullptr);
     const OwedMarker marker = read_owed_marker(owed_marker(), now);
     if (!marker.found) return std::nullopt;
     if (!marker.since) {
-      error("sched/easypp: %s is not one past epoch second; the bootstrap from slurmdbd is "
-            "taken as owed from now (file rewritten); asking slurmdbd", owed_marker().c_str());
-      const OwedBootstrap owed = OwedBootstrap::after_restart(now);
-      std::string err;
-      if (!write_owed_marker(owed_marker(), now, err))
-        error("sched/easypp: cannot write %s: %s", owed_marker().c_str(), err.c_str());
-      return owed;
+      owed_bootstrap_ = OwedBootstrap::after_restart(now);
+      save_owed_marker();
+      error("sched/easypp: %s %s; the bootstrap from slurmdbd is taken as owed from now; "
+            "asking slurmdbd", owed_marker().c_str(), marker.problem.c_str());
+      return owed_bootstrap_;
     }
     info("sched/easypp: a bootstrap from slurmdbd is owed since %lld (%s); asking slurmdbd",
          static_cast<long long>(*marker.since), owed_marker().c_str());

@@ -78,7 +78,7 @@ wait_log "sched/easypp: a bootstrap from slurmdbd is owed since" 100
 marker=$TB_DIR/state/easypp/late.json.bootstrap-owed
 echo garbage > "$marker"
 tb_restart_ctld
-wait_log "bootstrap-owed is not one past epoch second" 100
+wait_log "bootstrap-owed is not one epoch second" 100
 [ -n "$line" ] || fail "an unreadable marker was not reported"
 grep -qxE '[0-9]+' "$marker" || fail "the unreadable marker was not written anew: $(cat "$marker")"
 "$TESTBED" start-dbd --dir "$TB_DIR" >/dev/null || fail "contrib/testbed start-dbd failed"

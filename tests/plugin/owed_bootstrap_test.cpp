@@ -3,11 +3,13 @@
 // bootstrap carried over a restart, and the marker file's round trip and bad contents.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plugin/owed_bootstrap.h"
@@ -99,13 +101,35 @@ TEST_F(OwedMarkerFile, RoundTripWritesWholeAndLeavesNoTemporary) {
   EXPECT_EQ(read_owed_marker(path_, 2000).since, 1500);
 }
 
-TEST_F(OwedMarkerFile, BadContentsAreFoundWithoutATime) {
-  for (const std::string text : {"", "garbage\n", "12ab\n", "1234 5678\n", "0\n", "-5\n", "3000\n"}) {
+TEST_F(OwedMarkerFile, BadContentsAreFoundWithoutATimeAndSayWhy) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "is not one epoch second"},
+      {"garbage\n", "is not one epoch second"},
+      {"12ab\n", "is not one epoch second"},
+      {"1234 5678\n", "is not one epoch second"},
+      {"99999999999999999999999\n", "is not one epoch second"},  // overflows
+      {"0\n", "holds no time (0)"},
+      {"-5\n", "holds no time (-5)"},
+      {"3000\n", "holds a time in the future (3000)"},  // now is 2000: a clock set back
+  };
+  for (const auto& [text, problem] : cases) {
     write_text(text);
     const OwedMarker m = read_owed_marker(path_, 2000);
     EXPECT_TRUE(m.found) << "'" << text << "'";
-    EXPECT_FALSE(m.since) << "'" << text << "' (3000: after now, 2000)";
+    EXPECT_FALSE(m.since) << "'" << text << "'";
+    EXPECT_EQ(m.problem, problem) << "'" << text << "'";
   }
+  write_text(" \t1234 \n\n");  // whitespace around the number is fine
+  EXPECT_EQ(read_owed_marker(path_, 2000).since, 1234);
+}
+
+TEST_F(OwedMarkerFile, AMarkerThatCannotBeReadIsFoundNotIgnored) {
+  ASSERT_EQ(mkdir(path_.c_str(), 0700), 0);  // a directory in the marker's place
+  const OwedMarker m = read_owed_marker(path_, 2000);
+  rmdir(path_.c_str());
+  EXPECT_TRUE(m.found);
+  EXPECT_FALSE(m.since);
+  EXPECT_FALSE(m.problem.empty());
 }
 
 TEST_F(OwedMarkerFile, UnwritableDirectoryIsAnErrorNamingTheCause) {
