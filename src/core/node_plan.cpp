@@ -331,30 +331,30 @@ Resources NodePlan::share_amount(NodeIndex n, int tasks, const JobRequest& reque
   }
   const std::int64_t unit = std::max(1, machine_->nodes()[n].cpu_unit);
   const int tpc = machine_->nodes()[n].threads_per_core;
-  const int used = unit > 1 && asks_per_core(request) ? threads_used(n, request) : 0;
-  if (used > 0 && by_cores(n, request, used)) {
-    // Whole cores: it holds every thread of the cores its tasks spread over. --mem-per-cpu
-    // is charged on the threads it asked of them (job_resources_get_node_cpu_cnt), on all
-    // of them with --ntasks-per-core alone. (Without whole cores Slurm counts only the
-    // threads used, as the sum above does.) With --ntasks-per-core=1 and one CPU per task
-    // cons_tres tests the fit on all of them (can_job_run_on_node), whatever it charges
-    // once started: planned so, or the plan would start it where select_nodes refuses it.
-    const std::int64_t cores = cores_for(tasks, request, used);
-    amount[kCpu] = cores * tpc;
-    if (request.memory_per_cpu > 0) {
-      const bool fit_on_all = request.tasks_per_core == 1 && request.per_task[kCpu] <= 1;
-      const std::int64_t charged = request.threads_per_core > 0 && !fit_on_all
-                                       ? std::min(request.threads_per_core, tpc)
-                                       : tpc;
-      amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * cores * charged;
+  if (unit > 1 && asks_per_core(request))
+    if (const int used = threads_used(n, request); by_cores(n, request, used)) {
+      // Whole cores: it holds every thread of the cores its tasks spread over. --mem-per-cpu
+      // is charged on the threads it asked of them (job_resources_get_node_cpu_cnt), on all
+      // of them with --ntasks-per-core alone. (Without whole cores Slurm counts only the
+      // threads used, as the sum above does.) With --ntasks-per-core=1 and one CPU per task
+      // cons_tres tests the fit on all of them (can_job_run_on_node), whatever it charges
+      // once started: planned so, or the plan would start it where select_nodes refuses it.
+      const std::int64_t cores = cores_for(tasks, request, used);
+      amount[kCpu] = cores * tpc;
+      if (request.memory_per_cpu > 0) {
+        const bool fit_on_all = request.tasks_per_core == 1 && request.per_task[kCpu] <= 1;
+        const std::int64_t charged = request.threads_per_core > 0 && !fit_on_all
+                                         ? std::min(request.threads_per_core, tpc)
+                                         : tpc;
+        amount[kMemory] = request.per_node[kMemory] + request.memory_per_cpu * cores * charged;
+      }
+      // A partition's CPU cap admits it by the threads it uses (cons_tres counts the job's
+      // own CPUs as cores x threads used against MaxCPUsPerNode), though it holds them all.
+      if (machine_->has_cpu_like())
+        for (std::size_t k = kMemory + 1; k < kMaxResourceKinds; ++k)
+          if (amount[k] > 0 && machine_->cpu_like(k)) amount[k] = cores * used;
+      return amount;
     }
-    // A partition's CPU cap admits it by the threads it uses (cons_tres counts the job's
-    // own CPUs as cores x threads used against MaxCPUsPerNode), though it holds them all.
-    if (machine_->has_cpu_like())
-      for (std::size_t k = kMemory + 1; k < kMaxResourceKinds; ++k)
-        if (amount[k] > 0 && machine_->cpu_like(k)) amount[k] = cores * used;
-    return amount;
-  }
   if (amount[kCpu] % unit != 0) {
     amount[kCpu] += unit - amount[kCpu] % unit;
     if (request.memory_per_cpu > 0)
