@@ -33,6 +33,18 @@
 # both partitions' caps, H was planned at X's end: L, ending before, was backfilled.
 # Started in the first partition listed that holds n1 and n3, cap, select_nodes would
 # refuse H: 4 CPUs of n1 are over cap's 2.)
+#
+# Third case, a partition's MaxNodes as a cap on a job's nodes (select_nodes caps the
+# nodes of a job that asks no more). Two nodes x 4 CPUs, partition one (n[1-2],
+# MaxNodes=1). In queue order:
+#   A  2 CPUs on n1, 3-min limit, really 30 s: runs.
+#   B  2 CPUs on n2, 30-min limit: runs.
+#   H  4 CPUs, 5-min limit: 2 + 2 are free now, but on two nodes; one node has 4 free
+#      only at A's end (n1): the head.
+#   L  2 CPUs on n1, 10-min limit: fits now but would hold n1 past A's limit.
+# Worked out by hand: L waits; H starts on n1 when A ends. (Planned on two nodes, H
+# would look startable now: the plan would start it where select_nodes refuses it, and
+# squeue --start would show it no planned start.)
 # shellcheck source=tests/integration/lib.sh
 . "$(dirname "$0")/lib.sh"
 export LIVE_EXTRA_PARAMS=sched_interval=-1
@@ -66,5 +78,19 @@ case_partition_cap() {
   scancel "$x" "$b" "$h" "$l"
 }
 
+case_node_cap() {
+  live_up --nodes 2 --cpus 4 --partitions 'one:n[1-2]:MaxNodes=1'
+  local a b h l
+  a=$(tb_submit 2 3 A 'sleep 30' -p one -w n1)
+  b=$(tb_submit 2 30 B 'sleep 300' -p one -w n2)
+  wait_state "$a" RUNNING 20
+  wait_state "$b" RUNNING 20
+  h=$(tb_submit 4 5 H 'sleep 300' -p one)
+  l=$(tb_submit 2 10 L 'sleep 300' -p one -w n1)
+  expect_head_kept "$a" 3 "$h" n1 "$l"
+  scancel "$b" "$h" "$l"
+}
+
 each_scheduler case_never_fits
 TEST_NAME=$TEST_NAME.partition_cap each_scheduler case_partition_cap
+TEST_NAME=$TEST_NAME.node_cap each_scheduler case_node_cap
