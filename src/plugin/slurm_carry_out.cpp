@@ -23,14 +23,21 @@ void for_each_placed_reservation(const ClusterPlan& plan, Visit visit) {
         if (r.allocation) visit(group, r);
 }
 
-// Every node no reservation of the plan holds, in any group (caller frees).
-bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
+// Every node neither a reservation nor a start of the plan holds, in any group (caller
+// frees). The starts too: a job refused and kept as planned keeps its nodes for the pass,
+// and a start not tried yet should find its nodes as planned, as stock backfill reserves
+// a refused job's nodes and plans each start in its node space.
+bitstr_t* unplanned_nodes(const ClusterPlan& plan) {
   bitstr_t* bitmap = bit_alloc(node_record_count);
   bit_nset(bitmap, 0, node_record_count - 1);
-  for_each_placed_reservation(plan, [&](const GroupPlan&, const Reservation& r) {
-    for (const NodeShare& s : r.allocation->shares)
+  const auto clear = [&](const Allocation& a) {
+    for (const NodeShare& s : a.shares)
       if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
-  });
+  };
+  for_each_placed_reservation(plan, [&](const GroupPlan&, const Reservation& r) { clear(*r.allocation); });
+  for (const GroupPlan& group : plan.groups)
+    for (const auto& a : group.decision.start_allocations)
+      if (a) clear(*a);
   return bitmap;
 }
 
@@ -149,7 +156,7 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
     if (!r.reservable) unreservable.insert(slurm_job_id(r.id));
   }
   bool again = false;
-  std::optional<OwnedBitmap> unreserved;  // made at the first refusal
+  std::optional<OwnedBitmap> unplanned;  // made at the first refusal
   const FreeMinutes free_minutes = [&plan](const bitstr_t* nodes, time_t start) {
     return minutes_to_first_reservation(plan, nodes, start);
   };
@@ -222,17 +229,18 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
       }
       if (refused_for_resources(rc)) {
         // Refused on its planned nodes for what the model does not see (per-node task
-        // counts, sockets, ...): let select_nodes choose among those
-        // nodes and every node no reservation of this pass holds, as stock backfill lets
-        // it choose among the nodes its reservations leave. No reservation is taken.
-        if (!unreserved) unreserved.emplace(unreserved_nodes(plan));
-        OwnedBitmap wider(bit_copy(unreserved->get()));
+        // counts, sockets, ...): let select_nodes choose among those nodes and every node
+        // no reservation or other start of this pass holds, as stock backfill lets it
+        // choose among the nodes its reservations leave. No reservation is taken, nor
+        // the nodes of a job refused before it and kept as planned.
+        if (!unplanned) unplanned.emplace(unplanned_nodes(plan));
+        OwnedBitmap wider(bit_copy(unplanned->get()));
         bit_or(wider.get(), nodes.get());
         if (!bit_equal(wider.get(), nodes.get()) &&
             start_job(job, w->second.choices, backfilled, wider.get(), &part, free_minutes,
                       partition_name(part)) ==
                 SLURM_SUCCESS) {
-          started("; select_nodes refused the planned nodes, it chose among the unreserved ones");
+          started("; select_nodes refused the planned nodes, it chose among the unplanned ones");
           continue;
         }
       }

@@ -2113,6 +2113,38 @@ TEST_F(CarryOut, StartsOnThePlannedNodesOnly) {
   EXPECT_TRUE(g_assoc_locks.empty()) << "a job with one QOS starts without assoc_mgr's lock";
 }
 
+// Refused twice (on its planned node 0, then on the unplanned nodes too), job 1 keeps node
+// 0 for the pass: job 2, refused on its node 1, is retried on 1 and the unplanned node 2,
+// not on job 1's node (stock reserves a refused job's nodes).
+TEST_F(CarryOut, RetryOnUnplannedNodesLeavesARefusedJobsNodes) {
+  waiting(1);
+  job_record_t* b = waiting(2);
+  g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
+  g_select_rc[2] = {ESLURM_NODES_BUSY};
+  plan({{1, 0, false}, {2, 1, true}});
+  run();
+  ASSERT_EQ(g_select_calls.size(), 4u);
+  EXPECT_EQ(g_select_calls[1].allowed, (std::vector<int>{0, 2})) << "job 1's retry: its node and node 2";
+  EXPECT_EQ(g_select_calls[3].job, 2u);
+  EXPECT_EQ(g_select_calls[3].allowed, (std::vector<int>{1, 2}));
+  EXPECT_EQ(b->job_state, JOB_RUNNING);
+}
+
+// Nor on the node of a start the plan has not tried yet: job 2 (planned on node 1, tried
+// first) is retried on 1 and 2, not on node 0, where job 3 is to start after it.
+TEST_F(CarryOut, RetryOnUnplannedNodesLeavesLaterStartsNodes) {
+  waiting(2);
+  job_record_t* c = waiting(3);
+  g_select_rc[2] = {ESLURM_NODES_BUSY};
+  plan({{2, 1, false}, {3, 0, true}});
+  run();
+  ASSERT_EQ(g_select_calls.size(), 3u);
+  EXPECT_EQ(g_select_calls[1].allowed, (std::vector<int>{1, 2}));
+  EXPECT_EQ(g_select_calls[2].job, 3u);
+  EXPECT_EQ(g_select_calls[2].allowed, std::vector<int>{0});
+  EXPECT_EQ(c->job_state, JOB_RUNNING);
+}
+
 // A job queued in two partitions over the same nodes starts in the one the plan chose
 // (the allocation names it), not the first that holds the nodes: the other may refuse the
 // same nodes (OverSubscribe=EXCLUSIVE, MaxNodes, a CPU cap). p comes first in the job's
@@ -2381,7 +2413,7 @@ TEST_F(CarryOut, TimeMinJobRefusedForAnotherReasonIsNotTriedAgain) {
 }
 
 // Not started: its own limit comes back, also when it had none (the partition's), after
-// both tries on the planned node and both on the unreserved ones.
+// both tries on the planned node and both on the unplanned ones.
 TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
   job_record_t* j = time_min_job(1);
   j->time_limit = NO_VAL;
@@ -2392,7 +2424,7 @@ TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
   ASSERT_EQ(g_select_calls.size(), 4u);
   EXPECT_EQ(g_select_calls[0].time_limit, 120u) << "the partition's MaxTime";
   EXPECT_EQ(g_select_calls[1].time_limit, 10u);
-  EXPECT_EQ(g_select_calls[2].time_limit, 120u) << "on the unreserved nodes";
+  EXPECT_EQ(g_select_calls[2].time_limit, 120u) << "on the unplanned nodes";
   EXPECT_EQ(g_select_calls[3].time_limit, 10u);
   EXPECT_EQ(j->limit_set.time, 0);
   EXPECT_EQ(j->time_limit, NO_VAL);
