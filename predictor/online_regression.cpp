@@ -60,19 +60,26 @@ inline double log1p_nonnegative(double v) {
 
 }  // namespace
 
-FeatureVector OnlineRegression::prepare(const FeatureVector& raw) const {
+FeatureVector OnlineRegression::prepare(const FeatureVector& raw, const KnownLogs& known) const {
   if (spec_.target == Target::Seconds) return raw;
   FeatureVector x = raw;
   // Time-valued features and counts: log(1 + v). The bias and the circle stay. The recent
   // runtimes and their means are often equal to one another or to the estimate (capped,
   // or a user with repeated runs): an equal value takes the log already computed.
+  // A recent runtime not capped is the user's runtime itself, whose log the ring kept.
   constexpr std::size_t kTimes[] = {kEstimate, kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept};
+  static_assert(kTimes[1] == kLast1 && kTimes[2] == kLast2 && kTimes[3] == kLast3);
   double v[std::size(kTimes)];
   for (std::size_t t = 0; t < std::size(kTimes); ++t) {
     v[t] = std::max(0.0, raw[kTimes[t]]);
     std::size_t same = 0;
     while (same < t && v[same] != v[t]) ++same;
-    x[kTimes[t]] = same < t ? x[kTimes[same]] : log1p_nonnegative(v[t]);
+    if (same < t)
+      x[kTimes[t]] = x[kTimes[same]];
+    else if (t >= 1 && t <= known.n && v[t] == static_cast<double>(known.runtime[t - 1]))
+      x[kTimes[t]] = known.log1p[t - 1];
+    else
+      x[kTimes[t]] = log1p_nonnegative(v[t]);
   }
   for (std::size_t i : {kProcs, kPendingJobs, kPendingProcs, kSinceLastEnd})
     x[i] = log1p_nonnegative(std::max(0.0, raw[i]));
@@ -91,7 +98,11 @@ double OnlineRegression::predict(const FeatureVector& x) const {
   return spec_.target == Target::Log ? std::expm1(std::min(v, 700.0)) : v;
 }
 
-void OnlineRegression::update(const FeatureVector& x, double runtime, double weight) {
+double OnlineRegression::target(double runtime) const {
+  return spec_.target == Target::Log ? std::log1p(std::max(0.0, runtime)) : runtime;
+}
+
+void OnlineRegression::update_to(const FeatureVector& x, double y, double weight) {
   State& st = state_;
   double ratio = 0;
   for (std::size_t i = 0; i < kFeatures; ++i) {
@@ -106,7 +117,6 @@ void OnlineRegression::update(const FeatureVector& x, double runtime, double wei
   st.n_sum += ratio;
   ++st.steps;
   if (st.n_sum <= 0) return;  // every feature zero: nothing to learn from
-  const double y = spec_.target == Target::Log ? std::log1p(std::max(0.0, runtime)) : runtime;
   const double error = score(x) - y;
   const double c = error < 0 ? spec_.under : 1.0;
   const double sign = error < 0 ? -1.0 : error > 0 ? 1.0 : 0.0;  // loss=absolute's dL/dprediction / c

@@ -20,6 +20,7 @@
 #ifndef EASYPP_PREDICTOR_ONLINE_REGRESSION_H
 #define EASYPP_PREDICTOR_ONLINE_REGRESSION_H
 
+#include <cstddef>
 #include <cstdint>
 
 #include "job_features.h"
@@ -29,6 +30,15 @@ namespace easypp::predictor {
 
 // The job's weight in the loss (LearnedSpec::weight); runtime in seconds.
 double job_weight(JobWeight weight, double runtime, double procs);
+
+// Values whose log1p is already known: the user's newest runtimes, as their ring keeps
+// them (RunRing::newest_runtimes, newest_runtime_logs). runtime[i] is the i-th newest,
+// i < n; read in place.
+struct KnownLogs {
+  std::size_t n = 0;
+  const std::int64_t* runtime = nullptr;
+  const double* log1p = nullptr;
+};
 
 class OnlineRegression {
  public:
@@ -42,15 +52,20 @@ class OnlineRegression {
 
   explicit OnlineRegression(const LearnedSpec& spec) : spec_(spec) {}
 
-  // The model's own features from job_features()'s (log-transformed for target=log).
-  FeatureVector prepare(const FeatureVector& raw) const;
+  // The model's own features from job_features()'s (log-transformed for target=log). A
+  // recent runtime equal to known.runtime[i] (not capped) takes known.log1p[i].
+  FeatureVector prepare(const FeatureVector& raw, const KnownLogs& known = {}) const;
   // base + w . x on prepared features, in the target's units.
   double score(const FeatureVector& x) const;
   // The prediction in seconds (not clamped) for prepared features.
   double predict(const FeatureVector& x) const;
+  // A runtime in seconds in the target's units: log1p(runtime) for target=log.
+  double target(double runtime) const;
   // One NAG step on the E-Loss of a job with these prepared features that ran `runtime`
   // seconds.
-  void update(const FeatureVector& x, double runtime, double weight);
+  void update(const FeatureVector& x, double runtime, double weight) { update_to(x, target(runtime), weight); }
+  // The same with the runtime given as target(runtime) (a caller keeping its log).
+  void update_to(const FeatureVector& x, double y, double weight);
 
   // The base prediction the weights correct, in the target's units.
   double base(const FeatureVector& x) const;

@@ -78,8 +78,19 @@ std::int64_t RuntimeModel::predict_history(const UserHistory* h, const epp_job& 
   return std::clamp<std::int64_t>(apply_metric(spec_.metric, v, n), 1, job.estimate);
 }
 
+namespace {
+
+// The logs of the user's newest runtimes, kept by their ring when the target is log.
+KnownLogs known_logs(const UserHistory* h) {
+  if (h == nullptr || !h->recent.tracks_logs()) return {};
+  return {std::min(RunRing::kNewestKept, h->recent.size()), h->recent.newest_runtimes(),
+          h->recent.newest_runtime_logs()};
+}
+
+}  // namespace
+
 std::int64_t RuntimeModel::predict_learned(const UserHistory* h, PendingJobs* pending, const epp_job& job) {
-  const FeatureVector x = learner_->prepare(job_features(h, pending, job, spec_.learned.features));
+  const FeatureVector x = learner_->prepare(job_features(h, pending, job, spec_.learned.features), known_logs(h));
   const double v = learner_->predict(x);
   // At least 1, as the processor feature counts it (an SWF -1, "unknown", is not a load of -1).
   if (job.job_id != 0) pending->remember(PendingJob{job.job_id, job.submit, std::max(1, job.procs), x});
@@ -172,9 +183,9 @@ bool RuntimeModel::teaches(int end_state, std::int64_t runtime) const {
   return false;
 }
 
-void RuntimeModel::add_run(UserHistory& h, const Run& run) {
+void RuntimeModel::add_run(UserHistory& h, const Run& run, double runtime_log1p) {
   ++h.learn_seq;
-  if (h.recent.add(run)) ++records_;
+  if (h.recent.add(run, runtime_log1p)) ++records_;
   if (run.estimate > 0) {
     h.accuracy_sum += static_cast<double>(run.runtime) / static_cast<double>(run.estimate);
     ++h.accuracy_count;
@@ -190,8 +201,9 @@ UserHistory& RuntimeModel::history_of(UserEntry& e) {
   if (!e.has_history) {
     e.has_history = true;
     ++users_with_history_;
-    // The learned model's kept-runs mean is O(1) from tracked runtimes.
-    if (spec_.kind == Kind::Learned) e.history.recent.track_runtimes();
+    // The learned model's kept-runs mean is O(1) from tracked runtimes, and with a log
+    // target the newest runtimes' logs are taken once each, when learnt.
+    if (spec_.kind == Kind::Learned) e.history.recent.track_runtimes(spec_.learned.target == Target::Log);
   }
   return e.history;
 }
@@ -215,14 +227,16 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   if (runtime > kMaxRuntime || !teaches(end_state, runtime)) return false;
   UserHistory& h = history_of(it != users_.end() ? it->second : users_[job.user_id]);
   if (h.seen.contains(job.job_id, end)) return false;
+  // The runtime in the model's units: with a log target its log, which the ring keeps
+  // for the next predictions (the ring reads it only then).
+  const double y = learner_ ? learner_->target(static_cast<double>(runtime)) : 0.0;
   if (learner_ && job.estimate > 0) {
     // A job learnt without a prediction (an import from accounting, or one forgotten as
     // pending) gets the features it would have had now.
-    if (!predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features));
-    learner_->update(x, static_cast<double>(runtime),
-                     job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));
+    if (!predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features), known_logs(&h));
+    learner_->update_to(x, y, job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));
   }
-  add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime});
+  add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime}, y);
   return true;
 }
 

@@ -93,7 +93,8 @@ class RuntimeModel {
   std::int64_t predict_history(const UserHistory* h, const epp_job& job) const;
   std::int64_t fallback(const UserHistory* h, std::int64_t estimate) const;
   std::int64_t predict_learned(const UserHistory* h, PendingJobs* pending, const epp_job& job);
-  void add_run(UserHistory& h, const Run& run);
+  // runtime_log1p: std::log1p(run.runtime), read only if the ring keeps logs.
+  void add_run(UserHistory& h, const Run& run, double runtime_log1p);
   // The user's history, made if new (set up for the model's kind).
   UserHistory& history_of(std::uint32_t user);
   UserHistory& history_of(UserEntry& e);

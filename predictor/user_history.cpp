@@ -1,6 +1,7 @@
 #include "user_history.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace easypp::predictor {
 namespace {
@@ -20,6 +21,10 @@ std::size_t end_ordered_position(std::size_t size, const std::int64_t* newest_en
 }  // namespace
 
 bool RunRing::add(const Run& run) {
+  return add(run, logs_tracked_ ? std::log1p(static_cast<double>(run.runtime)) : 0.0);
+}
+
+bool RunRing::add(const Run& run, double runtime_log1p) {
   std::size_t pos = end_ordered_position(size_, tracked_ ? &newest_end_ : nullptr, run.end,
                                          [this](std::size_t i) { return at(i).end; });
   if (size_ == capacity_) {
@@ -39,7 +44,7 @@ bool RunRing::add(const Run& run) {
         max_runtime_ = run.runtime;
         for (const std::int64_t r : runtimes_) max_runtime_ = std::max(max_runtime_, r);
       }
-      track_newest(pos, run);
+      track_newest(pos, run, runtime_log1p);
     }
     return false;
   }
@@ -58,7 +63,7 @@ bool RunRing::add(const Run& run) {
     max_runtime_ = size_ == 0 ? run.runtime : std::max(max_runtime_, run.runtime);
   }
   ++size_;
-  if (tracked_) track_newest(pos, run);
+  if (tracked_) track_newest(pos, run, runtime_log1p);
   return true;
 }
 
@@ -70,19 +75,25 @@ void RunRing::put(std::size_t pos, const Run& run) {
   runtimes_[index(pos)] = run.runtime;
 }
 
-void RunRing::track_newest(std::size_t pos, const Run& run) {
-  if (pos + 1 == size_) {  // the usual case: the run is the newest
-    for (std::size_t i = kNewestKept - 1; i > 0; --i) newest_runtimes_[i] = newest_runtimes_[i - 1];
-    newest_runtimes_[0] = run.runtime;
-    newest_end_ = run.end;
-    return;
+void RunRing::track_newest(std::size_t pos, const Run& run, double runtime_log1p) {
+  // The newest runs are a window on the end-ordered ring: the run goes in at its place
+  // among them (k = 0, the newest, usually), the ones after it move down by one, and the
+  // runs are not read (a dropped oldest run is never among the newest of a full ring
+  // larger than the window; in a smaller one it falls off the end).
+  const std::size_t k = size_ - 1 - pos;
+  if (k >= kNewestKept) return;
+  for (std::size_t i = kNewestKept - 1; i > k; --i) {
+    newest_runtimes_[i] = newest_runtimes_[i - 1];
+    newest_logs_[i] = newest_logs_[i - 1];
   }
-  for (std::size_t i = 0; i < kNewestKept && i < size_; ++i) newest_runtimes_[i] = at(size_ - 1 - i).runtime;
-  newest_end_ = newest().end;
+  newest_runtimes_[k] = run.runtime;
+  newest_logs_[k] = runtime_log1p;
+  if (k == 0) newest_end_ = run.end;
 }
 
-void RunRing::track_runtimes() {
+void RunRing::track_runtimes(bool logs) {
   tracked_ = true;
+  logs_tracked_ = logs;
   runtimes_.clear();
   for (const Run& r : runs_) runtimes_.push_back(r.runtime);  // slot for slot
   runtime_sum_ = 0;
@@ -91,7 +102,10 @@ void RunRing::track_runtimes() {
     runtime_sum_ += runs_[i].runtime;
     max_runtime_ = std::max(max_runtime_, runs_[i].runtime);
   }
-  for (std::size_t i = 0; i < kNewestKept && i < size_; ++i) newest_runtimes_[i] = at(size_ - 1 - i).runtime;
+  for (std::size_t i = 0; i < kNewestKept && i < size_; ++i) {
+    newest_runtimes_[i] = at(size_ - 1 - i).runtime;
+    newest_logs_[i] = logs ? std::log1p(static_cast<double>(newest_runtimes_[i])) : 0.0;
+  }
   if (size_ > 0) newest_end_ = newest().end;
 }
 

@@ -43,19 +43,30 @@ class RunRing {
   // runtimes' copies when tracked, over the runs otherwise.
   std::int64_t capped_runtime_sum(std::int64_t cap) const;
   // From now on add() keeps the kept runtimes' sum and maximum for capped_runtime_sum, and
-  // the newest runs' runtimes and end for newest_runtime/newest_end. Off by default: only
-  // the learned model reads them, and the other kinds would pay for them on every run (the
-  // maximum is re-found when it is dropped).
-  void track_runtimes();
+  // the newest runs' runtimes and end for newest_runtime/newest_end; with `logs`, also
+  // log1p of the newest runtimes (newest_runtime_log1p). Off by default: only the learned
+  // model reads them, and the other kinds would pay for them on every run (the maximum is
+  // re-found when it is dropped).
+  void track_runtimes(bool logs = false);
   // at(size()-1-i).runtime for i < size(), i < kNewestKept; at(size()-1).end (size() > 0).
   // When tracked, from the ring itself, without reading the runs (with many users they
   // are not in cache: these are read for every prediction of the learned model).
   static constexpr std::size_t kNewestKept = 3;
   std::int64_t newest_runtime(std::size_t i) const { return tracked_ ? newest_runtimes_[i] : at(size_ - 1 - i).runtime; }
   std::int64_t newest_end() const { return tracked_ ? newest_end_ : newest().end; }
+  // std::log1p of newest_runtime(i), same i, when the logs are tracked: taken once, when
+  // the run is learnt (its log is the learned model's target there), not per prediction.
+  bool tracks_logs() const { return logs_tracked_; }
+  double newest_runtime_log1p(std::size_t i) const { return newest_logs_[i]; }
+  // The tracked copies in place, newest first (size() of them, at most kNewestKept).
+  const std::int64_t* newest_runtimes() const { return newest_runtimes_; }
+  const double* newest_runtime_logs() const { return newest_logs_; }
   // Returns true if the ring grew (false: it was full and dropped its oldest run, or the
   // run is older than everything kept in a full ring and was not stored).
   bool add(const Run& run);
+  // The same, given runtime_log1p = std::log1p(run.runtime) (read only if the logs are
+  // tracked), so a caller that has it does not take it again.
+  bool add(const Run& run, double runtime_log1p);
 
  private:
   // head_ + i < 2 * capacity_: one subtraction, not a division by a run-time modulus.
@@ -67,7 +78,7 @@ class RunRing {
   // Stores run at position pos (0..size_), the later ones moved up by one.
   void put(std::size_t pos, const Run& run);
   // After an add at position pos (tracked): the newest runs' copies.
-  void track_newest(std::size_t pos, const Run& run);
+  void track_newest(std::size_t pos, const Run& run, double runtime_log1p);
   std::vector<Run> runs_;
   // If tracked_: each slot's runtime, slot for slot with runs_. The capped sum walks these
   // (a few cache lines) when a kept run is longer than the cap, and add() reads the
@@ -77,10 +88,12 @@ class RunRing {
   std::size_t head_ = 0;
   std::size_t size_ = 0;
   bool tracked_ = false;
+  bool logs_tracked_ = false;
   std::int64_t runtime_sum_ = 0;  // of the kept runs, if tracked_
   std::int64_t max_runtime_ = 0;  // of the kept runs, if tracked_ (meaningless when empty)
   std::int64_t newest_runtimes_[kNewestKept] = {};  // if tracked_: newest first
   std::int64_t newest_end_ = 0;                     // if tracked_
+  double newest_logs_[kNewestKept] = {};            // if logs_tracked_: log1p of newest_runtimes_
 };
 
 // The most recent learned jobs as (end, id), for idempotent re-imports. A job is already

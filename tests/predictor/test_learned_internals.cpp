@@ -1,7 +1,7 @@
 // The predictor's shortcuts give exactly what they replace: the kept runs' capped sum
-// taken in storage order, the tracked copies of the newest runs, prepare()'s reused and
-// tabled logs and the two-at-a-time NAG step (bit for bit), and the seen jobs' ring
-// against a plain sorted list.
+// taken in storage order, the tracked copies of the newest runs and their logs,
+// prepare()'s reused, known and tabled logs and the two-at-a-time NAG step (bit for bit),
+// and the seen jobs' ring against a plain sorted list.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,19 +22,24 @@ std::int64_t capped_sum_in_order(const RunRing& r, std::int64_t cap) {
   return sum;
 }
 
-// The tracked copies of the newest runs agree with the runs themselves.
-void expect_newest_as_kept(const RunRing& r, std::uint64_t k) {
-  if (r.size() == 0) return;
-  EXPECT_EQ(r.newest_end(), r.at(r.size() - 1).end) << k;
-  for (std::size_t i = 0; i < RunRing::kNewestKept && i < r.size(); ++i)
-    EXPECT_EQ(r.newest_runtime(i), r.at(r.size() - 1 - i).runtime) << k << " " << i;
-}
-
 // libm's log1p at run time: the compiler folds constant arguments to correctly rounded
 // values, which differ from glibc's in the last bit for some (e.g. log1p(2)).
 double libm_log1p(double v) {
   volatile double x = v;
   return std::log1p(x);
+}
+
+// The tracked copies of the newest runs (and their logs) agree with the runs themselves.
+void expect_newest_as_kept(const RunRing& r, std::uint64_t k) {
+  if (r.size() == 0) return;
+  EXPECT_EQ(r.newest_end(), r.at(r.size() - 1).end) << k;
+  for (std::size_t i = 0; i < RunRing::kNewestKept && i < r.size(); ++i) {
+    EXPECT_EQ(r.newest_runtime(i), r.at(r.size() - 1 - i).runtime) << k << " " << i;
+    if (r.tracks_logs()) {
+      EXPECT_EQ(r.newest_runtime_log1p(i), libm_log1p(static_cast<double>(r.at(r.size() - 1 - i).runtime)))
+          << k << " " << i;  // exact, not near
+    }
+  }
 }
 
 TEST(LearnedInternals, CappedRuntimeSumIsTheSumOverTheKeptRuns) {
@@ -45,7 +50,7 @@ TEST(LearnedInternals, CappedRuntimeSumIsTheSumOverTheKeptRuns) {
   // Ends out of arrival order, and more runs than the ring keeps, so it wraps and drops.
   const std::int64_t ends[] = {10, 30, 20, 50, 40, 70, 60, 5, 80, 90, 75, 100};
   for (std::size_t k = 0; k < std::size(ends); ++k) {
-    if (k == 3) late.track_runtimes();
+    if (k == 3) late.track_runtimes(true);  // with the logs: those of the runs kept so far too
     for (RunRing* r : {&tracked, &late, &plain}) {
       r->add(predictor::Run{k + 1, 0, ends[k], 1000, static_cast<std::int64_t>(7 * k + 3)});
       for (std::int64_t cap : {1, 20, 50, 1000})
@@ -60,7 +65,7 @@ TEST(LearnedInternals, CappedRuntimeSumFollowsDropsOfTheLongestRun) {
   // The O(1) sum holds only while no kept run is longer than the cap, so the longest run
   // must be followed as runs are dropped: decreasing runtimes drop it on every add.
   RunRing r(7);
-  r.track_runtimes();
+  r.track_runtimes(true);
   std::uint64_t state = 12345;
   for (std::uint64_t k = 1; k <= 300; ++k) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -78,7 +83,7 @@ TEST(LearnedInternals, NewestRunsFollowTinyRingsAndLateRuns) {
   // into the newest positions and below them.
   for (std::size_t capacity : {1, 2, 3, 4, 30}) {
     RunRing r(capacity);
-    r.track_runtimes();
+    r.track_runtimes(true);
     const std::int64_t ends[] = {100, 90, 110, 105, 105, 50, 120, 119, 118, 200};
     for (std::size_t k = 0; k < std::size(ends); ++k) {
       r.add(predictor::Run{k + 1, 0, ends[k], 1000, static_cast<std::int64_t>(11 * k + 1)});
@@ -110,6 +115,18 @@ TEST(LearnedInternals, PrepareTakesTheLogOfEveryValue) {
   EXPECT_EQ(x[kBias], 1.0);
   EXPECT_EQ(x[kDayCos], -0.5);
   EXPECT_EQ(x[kSpread], libm_log1p(3600.0) - libm_log1p(1234.5));
+  // Known logs (a user's newest runtimes, as their ring keeps them) are taken for a recent
+  // runtime equal to theirs, and only then: here deliberately wrong, to be seen.
+  const std::int64_t runtimes[] = {3600, 1234, 99};
+  const double wrong_logs[] = {-1.0, -2.0, -3.0};
+  FeatureVector with_known = raw;
+  with_known[kLast2] = 1234;  // the user's second newest, not capped
+  with_known[kLast3] = 77;    // not the third newest (99): its own log
+  const FeatureVector y = model.prepare(with_known, KnownLogs{3, runtimes, wrong_logs});
+  EXPECT_EQ(y[kLast1], libm_log1p(3600.0));  // equal to the estimate: taken from it first
+  EXPECT_EQ(y[kLast2], -2.0);
+  EXPECT_EQ(y[kLast3], libm_log1p(77.0));
+  EXPECT_EQ(model.prepare(with_known, KnownLogs{1, runtimes, wrong_logs})[kLast2], libm_log1p(1234.0));  // n = 1
   // Every whole number the table holds, and the first past it.
   for (int k = 0; k <= 256; ++k) {
     FeatureVector one{};
