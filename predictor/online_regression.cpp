@@ -70,6 +70,8 @@ FeatureVector OnlineRegression::prepare(const FeatureVector& raw, const KnownLog
   constexpr std::size_t kTimes[] = {kEstimate, kLast1, kLast2, kLast3, kMean2, kMean3, kMeanKept};
   static_assert(kTimes[1] == kLast1 && kTimes[2] == kLast2 && kTimes[3] == kLast3);
   double v[std::size(kTimes)];
+  // Written out, so each value is compared only with the ones before it, by position.
+#pragma GCC unroll 7
   for (std::size_t t = 0; t < std::size(kTimes); ++t) {
     v[t] = std::max(0.0, raw[kTimes[t]]);
     std::size_t same = 0;
