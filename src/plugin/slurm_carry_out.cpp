@@ -235,6 +235,9 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
         // the nodes of a job refused before it and kept as planned.
         if (!unplanned) unplanned.emplace(unplanned_nodes(plan));
         OwnedBitmap wider(bit_copy(unplanned->get()));
+        // Within the partition it was tried in: a set reaching past it would make
+        // start_job take another of its partitions that holds the whole set.
+        if (part->node_bitmap) bit_and(wider.get(), part->node_bitmap);
         bit_or(wider.get(), nodes.get());
         if (!bit_equal(wider.get(), nodes.get()) &&
             start_job(job, w->second.choices, backfilled, wider.get(), &part, free_minutes,

@@ -2168,11 +2168,35 @@ TEST_F(CarryOut, StartsInThePartitionThePlanChose) {
   EXPECT_EQ(a->part_ptr, q);
 }
 
+// Refused on its planned node 0 in s (nodes 0-1), a job queued in p (0-2) and s is tried
+// again in s, on s's unplanned nodes, not moved to p, whose nodes hold the whole set
+// (another partition's priority, QOS and limits).
+TEST_F(CarryOut, RetryOnUnplannedNodesStaysInThePlannedPartition) {
+  part_record_t* s = partition("s", {0, 1});
+  list_append(part_list, s);
+  job_record_t* a = waiting(1);
+  where_[1].choices.push_back(StartChoice{"s", 10, 0, "", false});
+  a->part_ptr_list = list_of({part_, s});
+  g_select_rc[1] = {ESLURM_NODES_BUSY};
+  Partition mp;
+  mp.name = "p";
+  model_.machine.add_partition(mp);
+  mp.name = "s";
+  model_.machine.add_partition(mp);
+  plan({{1, 0, false}});
+  const_cast<Allocation&>(*plan_.groups[0].decision.start_allocations[0]).partition = 1;
+  EXPECT_FALSE(run());
+  ASSERT_EQ(g_select_calls.size(), 2u);
+  EXPECT_EQ(g_select_calls[1].allowed, (std::vector<int>{0, 1}));
+  EXPECT_EQ(a->job_state, JOB_RUNNING);
+  EXPECT_EQ(a->part_ptr, s);
+}
+
 // Refused on its planned node for resources (what the model does not see), a job may take
 // any node no reservation of the pass holds (node 2 is the head's): tried once more there.
 // Refused again, it keeps what the plan gave it for this pass: no new round, and it stays
 // runnable.
-TEST_F(CarryOut, RefusedForResourcesRetriesOnUnreservedNodesThenKeepsThePlan) {
+TEST_F(CarryOut, RefusedForResourcesRetriesOnUnplannedNodesThenKeepsThePlan) {
   waiting(5);
   job_record_t* j = waiting(1);
   g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
