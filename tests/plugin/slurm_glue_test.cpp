@@ -344,7 +344,11 @@ void launch_job(job_record_t* job) { g_launched.push_back(job->job_id); }
 void srun_allocate(job_record_t* job) { g_launched.push_back(job->job_id); }
 void rebuild_job_part_list(job_record_t*) {}
 void job_resv_clear_magnetic_flag(job_record_t*) {}
-slurmctld_resv_t* find_resv_name(char*) { return nullptr; }
+std::map<std::string, slurmctld_resv_t> g_resvs;  // find_resv_name's (none unless a test adds)
+slurmctld_resv_t* find_resv_name(char* name) {
+  auto it = g_resvs.find(name ? name : "");
+  return it == g_resvs.end() ? nullptr : &it->second;
+}
 int job_requeue(uid_t, uint32_t job_id, slurm_msg_t*, bool, uint32_t) {
   g_requeued.push_back(job_id);
   return SLURM_SUCCESS;
@@ -1994,6 +1998,7 @@ class CarryOut : public FakeSlurm {
     g_select_rc.clear();
     g_launched.clear();
     g_on_array_select = nullptr;
+    g_resvs.clear();
     slurmctld_diag_stats = diag_stats_t{};
     nodes({4, 4, 4}, {true, true, true});
     part_ = partition("p", {0, 1, 2});
@@ -2143,6 +2148,37 @@ TEST_F(CarryOut, RetryOnUnplannedNodesLeavesLaterStartsNodes) {
   EXPECT_EQ(g_select_calls[2].job, 3u);
   EXPECT_EQ(g_select_calls[2].allowed, std::vector<int>{0});
   EXPECT_EQ(c->job_state, JOB_RUNNING);
+}
+
+// A reservation set on the job while the plan was made (scontrol update) wins over the
+// record it was planned by: a magnetic record is for a job that asks none, a reservation
+// record for one that still asks it. Neither is tried, and the job's reservation stays.
+TEST_F(CarryOut, ReservationChangedWhilePlanningIsNotOverwritten) {
+  g_resvs["m"].name = const_cast<char*>("m");
+  g_resvs["old"].name = const_cast<char*>("old");
+  job_record_t* a = waiting(1);
+  where_[1].choices = {StartChoice{"p", 10, 0, "m", true}};
+  job_record_t* b = waiting(2);
+  where_[2].choices = {StartChoice{"p", 10, 0, "old", false}};
+  a->resv_name = xstrdup("user");
+  b->resv_name = xstrdup("new,other");
+  plan({{1, 0, false}, {2, 1, false}});
+  run();
+  EXPECT_TRUE(g_select_calls.empty());
+  EXPECT_STREQ(a->resv_name, "user");
+  EXPECT_EQ(a->bit_flags & JOB_MAGNETIC, 0u);
+  EXPECT_EQ(a->resv_ptr, nullptr);
+  EXPECT_EQ(b->resv_ptr, nullptr);
+  EXPECT_EQ(a->job_state, JOB_PENDING);
+  // Still asked (one of its list): tried.
+  xfree(b->resv_name);
+  b->resv_name = xstrdup("other,old");
+  plan_ = ClusterPlan{};
+  not_runnable_.clear();  // the first run found it not runnable
+  plan({{2, 1, false}});
+  run();
+  ASSERT_EQ(g_select_calls.size(), 1u);
+  EXPECT_EQ(b->resv_ptr, &g_resvs["old"]);
 }
 
 // A job queued in two partitions over the same nodes starts in the one the plan chose
