@@ -23,22 +23,35 @@ void for_each_placed_reservation(const ClusterPlan& plan, Visit visit) {
         if (r.allocation) visit(group, r);
 }
 
-// Every node neither a reservation nor a start of the plan holds, in any group (caller
-// frees). The starts too: a job refused and kept as planned keeps its nodes for the pass,
-// and a start not tried yet should find its nodes as planned, as stock backfill reserves
-// a refused job's nodes and plans each start in its node space.
-bitstr_t* unplanned_nodes(const ClusterPlan& plan) {
+void clear_nodes(bitstr_t* bitmap, const Allocation& a) {
+  for (const NodeShare& s : a.shares)
+    if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
+}
+
+// Every node no reservation of the plan holds, in any group (caller frees).
+bitstr_t* unreserved_nodes(const ClusterPlan& plan) {
   bitstr_t* bitmap = bit_alloc(node_record_count);
   bit_nset(bitmap, 0, node_record_count - 1);
-  const auto clear = [&](const Allocation& a) {
-    for (const NodeShare& s : a.shares)
-      if (static_cast<int>(s.node) < node_record_count) bit_clear(bitmap, s.node);
-  };
-  for_each_placed_reservation(plan, [&](const GroupPlan&, const Reservation& r) { clear(*r.allocation); });
-  for (const GroupPlan& group : plan.groups)
-    for (const auto& a : group.decision.start_allocations)
-      if (a) clear(*a);
+  for_each_placed_reservation(plan, [&](const GroupPlan&, const Reservation& r) {
+    clear_nodes(bitmap, *r.allocation);
+  });
   return bitmap;
+}
+
+// Clears the nodes of the plan's starts not tried yet: those after `index` in `group`,
+// and every start of the groups after it.
+void clear_later_starts(bitstr_t* bitmap, const ClusterPlan& plan, const GroupPlan& group,
+                        std::size_t index) {
+  bool after = false;  // past `group`
+  for (const GroupPlan& g : plan.groups) {
+    const bool here = &g == &group;
+    if (here || after) {
+      const auto& starts = g.decision.start_allocations;
+      for (std::size_t j = here ? index + 1 : 0; j < starts.size(); ++j)
+        if (starts[j]) clear_nodes(bitmap, *starts[j]);
+    }
+    after = after || here;
+  }
 }
 
 bool in_one_partition(const std::vector<StartChoice>& choices) {
@@ -156,7 +169,9 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
     if (!r.reservable) unreservable.insert(slurm_job_id(r.id));
   }
   bool again = false;
-  std::optional<OwnedBitmap> unplanned;  // made at the first refusal
+  std::optional<OwnedBitmap> unreserved;  // made at the first refusal
+  // The nodes of jobs refused and kept as planned for this pass (at the first one).
+  std::optional<OwnedBitmap> kept;
   const FreeMinutes free_minutes = [&plan](const bitstr_t* nodes, time_t start) {
     return minutes_to_first_reservation(plan, nodes, start);
   };
@@ -230,11 +245,14 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
       if (refused_for_resources(rc)) {
         // Refused on its planned nodes for what the model does not see (per-node task
         // counts, sockets, ...): let select_nodes choose among those nodes and every node
-        // no reservation or other start of this pass holds, as stock backfill lets it
-        // choose among the nodes its reservations leave. No reservation is taken, nor
-        // the nodes of a job refused before it and kept as planned.
-        if (!unplanned) unplanned.emplace(unplanned_nodes(plan));
-        OwnedBitmap wider(bit_copy(unplanned->get()));
+        // of the partition no reservation of this pass holds, as stock backfill lets it
+        // choose among the nodes its reservations leave; nor the nodes of a job refused
+        // before it and kept as planned (stock reserves them), nor those of starts not
+        // tried yet. Jobs started this pass hold only what select_nodes gave them.
+        if (!unreserved) unreserved.emplace(unreserved_nodes(plan));
+        OwnedBitmap wider(bit_copy(unreserved->get()));
+        if (kept) bit_and_not(wider.get(), kept->get());
+        clear_later_starts(wider.get(), plan, group, i);
         // Within the partition it was tried in: a set reaching past it would make
         // start_job take another of its partitions that holds the whole set.
         if (part->node_bitmap) bit_and(wider.get(), part->node_bitmap);
@@ -243,7 +261,7 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
             start_job(job, w->second.choices, backfilled, wider.get(), &part, free_minutes,
                       partition_name(part)) ==
                 SLURM_SUCCESS) {
-          started("; select_nodes refused the planned nodes, it chose among the unplanned ones");
+          started("; select_nodes refused the planned nodes, it chose among the unreserved ones");
           continue;
         }
       }
@@ -262,6 +280,10 @@ bool carry_out(const ClusterPlan& plan, const ClusterModel& model, const Cluster
                         !(group.honours_reservable && unreservable.count(id));
       if (group_limit) blocked.block_for(job);
       if (held && limit_held) blocked.hold(id);
+      if (held) {
+        if (!kept) kept.emplace(bit_alloc(node_record_count));
+        bit_or(kept->get(), nodes.get());
+      }
       // By the record's id: a copy of an array's meta record refused after the meta
       // record's own entry started shows on the meta record, still pending with the
       // array's other tasks (the started task took a new id: job_array_split).

@@ -35,7 +35,7 @@ struct CarryOutRules {
 struct CarryOutCounts {
   int started = 0;
   int backfilled = 0;
-  int refused = 0;   // by select_nodes, after the retry on unplanned nodes
+  int refused = 0;   // by select_nodes, after the retry on unreserved nodes
   int examined = 0;  // jobs the policies looked at (Decision::examined)
 };
 
