@@ -1,7 +1,6 @@
 #include "plugin/slurm_start.h"
 
 #include <algorithm>
-#include <string_view>
 
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_time_limit.h"
@@ -92,19 +91,19 @@ bool job_takes_qos(job_record_t* job, std::uint32_t qos_id) {
 
 // The job still asks for a queue record's reservation: the plan was made without the
 // locks, and `scontrol update job=... reservation=` may have changed it meanwhile. A
-// magnetic record is for a job that asks none (job_queue_rec_magnetic_resv); a job's own
-// reservations are its --reservation list.
-bool job_asks_reservation(const job_record_t* job, const StartChoice& c) {
-  if (c.magnetic) return !job->resv_name || (job->bit_flags & JOB_MAGNETIC);
-  if (!job->resv_name) return false;
-  std::string_view names(job->resv_name);
-  while (!names.empty()) {
-    const std::size_t comma = names.find(',');
-    if (names.substr(0, comma) == c.reservation) return true;
-    if (comma == std::string_view::npos) break;
-    names.remove_prefix(comma + 1);
+// magnetic record is for a job that asks none (job_queue_rec_magnetic_resv; our own
+// attempts clear what they set before the next record). A job's own reservations are
+// its resv_list when it names several (22.05's update keeps only the first name in
+// resv_name), else its resv_name.
+bool job_asks_reservation(job_record_t* job, const StartChoice& c) {
+  if (c.magnetic) return !job->resv_name;
+  if (job->resv_list) {
+    OwnedIterator it(job->resv_list);
+    while (const slurmctld_resv_t* r = it.next<slurmctld_resv_t>())
+      if (r->name && c.reservation == r->name) return true;
+    return false;
   }
-  return false;
+  return job->resv_name && c.reservation == job->resv_name;
 }
 
 // The job may still run in `part` (backfill.c: _job_part_valid).
@@ -238,9 +237,12 @@ int start_job(job_record_t* job, const std::vector<StartChoice>& choices, bool b
     if (std::find(tried.begin(), tried.end(), key) != tried.end()) continue;
     if (std::find(busy.begin(), busy.end(), c->reservation) != busy.end()) continue;
     tried.push_back(key);
+    if (!c->reservation.empty() && !job_asks_reservation(job, *c)) {
+      rc = ESLURM_RESERVATION_INVALID;  // changed since the queue was read
+      continue;
+    }
     if (!job_takes_qos(job, c->qos_id)) continue;  // no longer requested
     if (!c->reservation.empty()) {
-      if (!job_asks_reservation(job, *c)) continue;  // changed since the queue was read
       slurmctld_resv_t* resv = find_resv_name(const_cast<char*>(c->reservation.c_str()));
       if (!resv) continue;  // deleted since the queue was read
       job->resv_ptr = resv;

@@ -2118,10 +2118,10 @@ TEST_F(CarryOut, StartsOnThePlannedNodesOnly) {
   EXPECT_TRUE(g_assoc_locks.empty()) << "a job with one QOS starts without assoc_mgr's lock";
 }
 
-// Refused twice (on its planned node 0, then on the unplanned nodes too), job 1 keeps node
-// 0 for the pass: job 2, refused on its node 1, is retried on 1 and the unplanned node 2,
-// not on job 1's node (stock reserves a refused job's nodes).
-TEST_F(CarryOut, RetryOnUnplannedNodesLeavesARefusedJobsNodes) {
+// Refused twice (on its planned node 0, then on the unreserved nodes but job 2's, which
+// is still to be tried), job 1 keeps node 0 for the pass: job 2, refused on its node 1,
+// is retried on 1 and node 2, not on job 1's node (stock reserves a refused job's nodes).
+TEST_F(CarryOut, RetryLeavesTheNodesOfARefusedJobKeptAsPlanned) {
   waiting(1);
   job_record_t* b = waiting(2);
   g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
@@ -2137,7 +2137,7 @@ TEST_F(CarryOut, RetryOnUnplannedNodesLeavesARefusedJobsNodes) {
 
 // Nor on the node of a start the plan has not tried yet: job 2 (planned on node 1, tried
 // first) is retried on 1 and 2, not on node 0, where job 3 is to start after it.
-TEST_F(CarryOut, RetryOnUnplannedNodesLeavesLaterStartsNodes) {
+TEST_F(CarryOut, RetryLeavesTheNodesOfStartsNotTriedYet) {
   waiting(2);
   job_record_t* c = waiting(3);
   g_select_rc[2] = {ESLURM_NODES_BUSY};
@@ -2151,34 +2151,39 @@ TEST_F(CarryOut, RetryOnUnplannedNodesLeavesLaterStartsNodes) {
 }
 
 // A reservation set on the job while the plan was made (scontrol update) wins over the
-// record it was planned by: a magnetic record is for a job that asks none, a reservation
-// record for one that still asks it. Neither is tried, and the job's reservation stays.
+// record it was planned by: a magnetic record is for a job that asks none (also with a
+// JOB_MAGNETIC flag left from before), a reservation record for one whose reservations
+// still include it. Neither is tried, and the job's reservation stays.
 TEST_F(CarryOut, ReservationChangedWhilePlanningIsNotOverwritten) {
-  g_resvs["m"].name = const_cast<char*>("m");
-  g_resvs["old"].name = const_cast<char*>("old");
+  for (const char* name : {"m", "old", "new", "other"}) g_resvs[name].name = const_cast<char*>(name);
   job_record_t* a = waiting(1);
   where_[1].choices = {StartChoice{"p", 10, 0, "m", true}};
   job_record_t* b = waiting(2);
   where_[2].choices = {StartChoice{"p", 10, 0, "old", false}};
   a->resv_name = xstrdup("user");
-  b->resv_name = xstrdup("new,other");
+  a->bit_flags |= JOB_MAGNETIC;  // stale: requeue and an emptied reservation leave it
+  // 22.05's update to "new,other": resv_name is the first name, resv_list has both.
+  b->resv_name = xstrdup("new");
+  b->resv_list = list_of({&g_resvs["new"], &g_resvs["other"]});
   plan({{1, 0, false}, {2, 1, false}});
   run();
   EXPECT_TRUE(g_select_calls.empty());
   EXPECT_STREQ(a->resv_name, "user");
-  EXPECT_EQ(a->bit_flags & JOB_MAGNETIC, 0u);
   EXPECT_EQ(a->resv_ptr, nullptr);
   EXPECT_EQ(b->resv_ptr, nullptr);
   EXPECT_EQ(a->job_state, JOB_PENDING);
-  // Still asked (one of its list): tried.
+  // Still asked, second of its list (22.05 keeps "other" as resv_name): tried.
   xfree(b->resv_name);
-  b->resv_name = xstrdup("other,old");
+  b->resv_name = xstrdup("other");
+  b->resv_list = list_of({&g_resvs["other"], &g_resvs["old"]});
   plan_ = ClusterPlan{};
   not_runnable_.clear();  // the first run found it not runnable
   plan({{2, 1, false}});
   run();
   ASSERT_EQ(g_select_calls.size(), 1u);
   EXPECT_EQ(b->resv_ptr, &g_resvs["old"]);
+  xfree(a->resv_name);
+  xfree(b->resv_name);
 }
 
 // A job queued in two partitions over the same nodes starts in the one the plan chose
@@ -2204,10 +2209,25 @@ TEST_F(CarryOut, StartsInThePartitionThePlanChose) {
   EXPECT_EQ(a->part_ptr, q);
 }
 
+// A job started earlier in the pass holds only what select_nodes gave it: job 2, refused
+// on its node 1, may be retried beside job 1 on node 0 (a shared node with room left), as
+// stock backfill, which reserves a started job's nodes only when it has them whole.
+TEST_F(CarryOut, RetryMayUseTheNodesOfJobsStartedThisPass) {
+  waiting(1);
+  job_record_t* b = waiting(2);
+  g_select_rc[2] = {ESLURM_NODES_BUSY};
+  plan({{1, 0, false}, {2, 1, true}});
+  run();
+  ASSERT_EQ(g_select_calls.size(), 3u);
+  EXPECT_EQ(g_select_calls[2].job, 2u);
+  EXPECT_EQ(g_select_calls[2].allowed, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(b->job_state, JOB_RUNNING);
+}
+
 // Refused on its planned node 0 in s (nodes 0-1), a job queued in p (0-2) and s is tried
-// again in s, on s's unplanned nodes, not moved to p, whose nodes hold the whole set
+// again in s, on s's unreserved nodes, not moved to p, whose nodes hold the whole set
 // (another partition's priority, QOS and limits).
-TEST_F(CarryOut, RetryOnUnplannedNodesStaysInThePlannedPartition) {
+TEST_F(CarryOut, RetryStaysInThePartitionTriedFirst) {
   part_record_t* s = partition("s", {0, 1});
   list_append(part_list, s);
   job_record_t* a = waiting(1);
@@ -2232,7 +2252,7 @@ TEST_F(CarryOut, RetryOnUnplannedNodesStaysInThePlannedPartition) {
 // any node no reservation of the pass holds (node 2 is the head's): tried once more there.
 // Refused again, it keeps what the plan gave it for this pass: no new round, and it stays
 // runnable.
-TEST_F(CarryOut, RefusedForResourcesRetriesOnUnplannedNodesThenKeepsThePlan) {
+TEST_F(CarryOut, RefusedForResourcesRetriesOnUnreservedNodesThenKeepsThePlan) {
   waiting(5);
   job_record_t* j = waiting(1);
   g_select_rc[1] = {ESLURM_NODES_BUSY, ESLURM_NODES_BUSY};
@@ -2473,7 +2493,7 @@ TEST_F(CarryOut, TimeMinJobRefusedForAnotherReasonIsNotTriedAgain) {
 }
 
 // Not started: its own limit comes back, also when it had none (the partition's), after
-// both tries on the planned node and both on the unplanned ones.
+// both tries on the planned node and both on the unreserved ones.
 TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
   job_record_t* j = time_min_job(1);
   j->time_limit = NO_VAL;
@@ -2484,7 +2504,7 @@ TEST_F(CarryOut, TimeMinJobNotStartedKeepsItsOwnLimit) {
   ASSERT_EQ(g_select_calls.size(), 4u);
   EXPECT_EQ(g_select_calls[0].time_limit, 120u) << "the partition's MaxTime";
   EXPECT_EQ(g_select_calls[1].time_limit, 10u);
-  EXPECT_EQ(g_select_calls[2].time_limit, 120u) << "on the unplanned nodes";
+  EXPECT_EQ(g_select_calls[2].time_limit, 120u) << "on the unreserved nodes";
   EXPECT_EQ(g_select_calls[3].time_limit, 10u);
   EXPECT_EQ(j->limit_set.time, 0);
   EXPECT_EQ(j->time_limit, NO_VAL);
