@@ -2074,6 +2074,25 @@ class CarryOut : public FakeSlurm {
     for (auto [id, node, start] : reserved) g.decision.reservations.push_back(placed(id, node, start));
   }
 
+  // Queues `job` (queued in p) in a second partition `name` on `nodes` too, and gives the
+  // model both, p first (the plan's partition indices).
+  part_record_t* also_queued_in(job_record_t* job, const char* name, const std::vector<int>& nodes) {
+    part_record_t* second = partition(name, nodes);
+    list_append(part_list, second);
+    where_[job->job_id].choices.push_back(StartChoice{name, 10, 0, "", false});
+    job->part_ptr_list = list_of({part_, second});
+    for (const char* model_name : {"p", name}) {
+      Partition mp;
+      mp.name = model_name;
+      model_.machine.add_partition(mp);
+    }
+    return second;
+  }
+  // The plan's start `index` was planned in the model's second partition.
+  void planned_in_second(std::size_t index) {
+    const_cast<Allocation&>(*plan_.groups[0].decision.start_allocations[index]).partition = 1;
+  }
+
   bool run(CarryOutRules rules = {}) {
     bool stopped = false;
     const bool again = carry_out(plan_, model_, snap_, where_, rules, not_runnable_, blocked_,
@@ -2191,18 +2210,10 @@ TEST_F(CarryOut, ReservationChangedWhilePlanningIsNotOverwritten) {
 // same nodes (OverSubscribe=EXCLUSIVE, MaxNodes, a CPU cap). p comes first in the job's
 // records; the plan chose q.
 TEST_F(CarryOut, StartsInThePartitionThePlanChose) {
-  part_record_t* q = partition("q", {0, 1, 2});
-  list_append(part_list, q);
   job_record_t* a = waiting(1);
-  where_[1].choices.push_back(StartChoice{"q", 10, 0, "", false});
-  a->part_ptr_list = list_of({part_, q});
-  Partition mp;
-  mp.name = "p";
-  model_.machine.add_partition(mp);
-  mp.name = "q";
-  model_.machine.add_partition(mp);
+  part_record_t* q = also_queued_in(a, "q", {0, 1, 2});
   plan({{1, 1, false}});
-  const_cast<Allocation&>(*plan_.groups[0].decision.start_allocations[0]).partition = 1;
+  planned_in_second(0);
   EXPECT_FALSE(run());
   ASSERT_EQ(g_select_calls.size(), 1u);
   EXPECT_EQ(a->job_state, JOB_RUNNING);
@@ -2228,19 +2239,11 @@ TEST_F(CarryOut, RetryMayUseTheNodesOfJobsStartedThisPass) {
 // again in s, on s's unreserved nodes, not moved to p, whose nodes hold the whole set
 // (another partition's priority, QOS and limits).
 TEST_F(CarryOut, RetryStaysInThePartitionTriedFirst) {
-  part_record_t* s = partition("s", {0, 1});
-  list_append(part_list, s);
   job_record_t* a = waiting(1);
-  where_[1].choices.push_back(StartChoice{"s", 10, 0, "", false});
-  a->part_ptr_list = list_of({part_, s});
+  part_record_t* s = also_queued_in(a, "s", {0, 1});
   g_select_rc[1] = {ESLURM_NODES_BUSY};
-  Partition mp;
-  mp.name = "p";
-  model_.machine.add_partition(mp);
-  mp.name = "s";
-  model_.machine.add_partition(mp);
   plan({{1, 0, false}});
-  const_cast<Allocation&>(*plan_.groups[0].decision.start_allocations[0]).partition = 1;
+  planned_in_second(0);
   EXPECT_FALSE(run());
   ASSERT_EQ(g_select_calls.size(), 2u);
   EXPECT_EQ(g_select_calls[1].allowed, (std::vector<int>{0, 1}));
