@@ -213,7 +213,7 @@ class Scheduler {
       // the new settings, and asked at once.
       if (!old_marker.empty() && old_marker != owed_marker()) {  // a new state file
         std::remove(old_marker.c_str());
-        if (owed_bootstrap_->failed_before()) save_owed_marker();
+        if (owed_bootstrap_->failed_before()) save_owed_marker(owed_bootstrap_->since());
       }
       bootstrap_from_slurmdbd();
     } else if (planner_->history_records() == 0) {
@@ -242,7 +242,7 @@ class Scheduler {
           error("sched/easypp: bootstrapping history from slurmdbd failed: %s; trying again "
                 "in %d s, then less often, until it answers (history meanwhile builds up from "
                 "jobs finishing)", err.c_str(), static_cast<int>(OwedBootstrap::kFirstRetry));
-          save_owed_marker();
+          save_owed_marker(owed_bootstrap_->since());
           break;
         case OwedBootstrap::Failure::again:
           debug("sched/easypp: bootstrapping history from slurmdbd failed again: %s", err.c_str());
@@ -270,24 +270,23 @@ class Scheduler {
   bool bootstrap_due() const { return owed_bootstrap_ && owed_bootstrap_->due(time(nullptr)); }
 
   std::string owed_marker() const { return state_file_ + kOwedSuffix; }
-  void save_owed_marker() const {
+  void save_owed_marker(time_t since) const {
     std::string err;
-    if (!write_owed_marker(owed_marker(), owed_bootstrap_->since(), err))
+    if (!write_owed_marker(owed_marker(), since, err))
       error("sched/easypp: cannot write %s: %s; the bootstrap from slurmdbd is not tried again "
             "after a restart", owed_marker().c_str(), err.c_str());
   }
   // An owed bootstrap from before a restart (the marker), tried at once. A marker that
   // cannot be used still says the bootstrap is owed: owed from now, and written anew.
-  std::optional<OwedBootstrap> owed_before_restart() {
+  std::optional<OwedBootstrap> owed_before_restart() const {
     const time_t now = time(nullptr);
     const OwedMarker marker = read_owed_marker(owed_marker(), now);
     if (!marker.found) return std::nullopt;
     if (!marker.since) {
-      owed_bootstrap_ = OwedBootstrap::after_restart(now);
-      save_owed_marker();
+      save_owed_marker(now);
       error("sched/easypp: %s %s; the bootstrap from slurmdbd is taken as owed from now; "
             "asking slurmdbd", owed_marker().c_str(), marker.problem.c_str());
-      return owed_bootstrap_;
+      return OwedBootstrap::after_restart(now);
     }
     info("sched/easypp: a bootstrap from slurmdbd is owed since %lld (%s); asking slurmdbd",
          static_cast<long long>(*marker.since), owed_marker().c_str());
