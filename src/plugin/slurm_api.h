@@ -41,6 +41,7 @@ extern "C" {
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/reservation.h"
 #include "src/slurmctld/slurmctld.h"
+#include "src/slurmctld/state_save.h"
 #if EASYPP_SLURM_AT_LEAST(24, 5, 0)
 #include "src/slurmctld/proc_req.h"  // srun_comm.h (srun_allocate) merged into it in 24.05
 #else

@@ -37,6 +37,9 @@ int requeue_victims(const std::vector<std::uint64_t>& victims,
       info("sched/easypp: JobId=%u not requeued (%s): %s", job_id, policy.c_str(), why.c_str());
     }
   }
+  // As the requeue RPC does after job_requeue: the saved job state shows the victims
+  // pending again, not running, should slurmctld stop before its next periodic save.
+  if (requeued > 0) schedule_job_save();
   return requeued;
 }
 

@@ -133,6 +133,7 @@ extern "C" bool deadline_ok(job_record_t* job, char*) {
 // Federation: jobs whose lock a sibling cluster holds, and what was locked, unlocked and
 // reported started (in order, by job id).
 std::vector<uint32_t> g_requeued;  // job_requeue's calls, by job id
+int g_job_saves = 0;               // schedule_job_save's calls
 std::vector<uint32_t> g_fed_locked_elsewhere;
 std::vector<std::string> g_fed_calls;
 extern "C" int fed_mgr_job_lock(job_record_t* job) {
@@ -353,6 +354,7 @@ int job_requeue(uid_t, uint32_t job_id, slurm_msg_t*, bool, uint32_t) {
   g_requeued.push_back(job_id);
   return SLURM_SUCCESS;
 }
+void schedule_job_save() { ++g_job_saves; }
 }
 
 namespace easypp::plugin {
@@ -2756,8 +2758,11 @@ TEST_F(CarryOut, VictimsAreCheckedAgainAtTheKill) {
   plan_.groups.back().decision.kill_requeue = {10, 11, 12, 13, 14, 15, 16, 17};
   CarryOutRules rules;
   rules.requeue_partitions = {"p"};
+  g_job_saves = 0;
   EXPECT_TRUE(run(rules));
   EXPECT_EQ(g_requeued, std::vector<uint32_t>{10});
+  // Once for the kills of the pass, as the requeue RPC saves after job_requeue.
+  EXPECT_EQ(g_job_saves, 1);
 }
 
 // easypp_max_starts ends the starts of the pass; a planned job that is out of this
