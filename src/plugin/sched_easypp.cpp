@@ -65,7 +65,8 @@ class SlurmLock {
 };
 
 const slurmctld_lock_t kConfigLocks = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
-const slurmctld_lock_t kLearnLocks = {NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
+const slurmctld_lock_t kJobReadLock = {NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
+const slurmctld_lock_t kLearnLocks = kJobReadLock;  // the ended jobs' records
 
 std::string dirname_of(const std::string& path) {
   const auto slash = path.rfind('/');
@@ -95,7 +96,7 @@ class Scheduler {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
            load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() || bootstrap_due() ||
-           (recheck_ && time(nullptr) > seen_at_);
+           deferred_ || (recheck_ && time(nullptr) > seen_at_);
   }
 
   void pass() {
@@ -368,13 +369,25 @@ class Scheduler {
     gettimeofday(&t0, nullptr);
     const time_t now = time(nullptr);
     PassCounts counts;
-    // Deferred while slurmctld is busy with RPCs, as stock backfill does (max_rpc_cnt):
-    // the stamps stay unseen, so the thread tries again at its next poll.
+    // Deferred while slurmctld is busy with RPCs, as stock backfill does (max_rpc_cnt),
+    // and while a job is completing under CompleteWait (stock skips its cycle then, so
+    // as not to start jobs on nodes still cleaning up): owed, so the thread tries again
+    // at its next poll, whatever set this pass off (a change, the interval, a wake-up).
+    deferred_ = true;
     if (many_pending_rpcs(config_.max_rpc_cnt)) {
       debug("sched/easypp: pass deferred: %d or more RPCs in progress (max_rpc_cnt)",
             config_.max_rpc_cnt);
       return;
     }
+    if (slurm_conf.complete_wait > 0) {
+      SlurmLock lock(kJobReadLock);
+      if (job_is_completing(nullptr)) {
+        debug("sched/easypp: pass deferred: a job is completing (CompleteWait=%u)",
+              static_cast<unsigned>(slurm_conf.complete_wait));
+        return;
+      }
+    }
+    deferred_ = false;
     // As stock backfill's cycle: sdiag shows it active, and slurmctld purges no old job
     // record meanwhile (controller.c skips purge_old_job while bf_active). Set with none of
     // slurmctld's locks held, as stock sets it (the purge takes them under this mutex);
@@ -607,6 +620,7 @@ class Scheduler {
   bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
   std::optional<time_t> wake_at_;  // the last plan's wake_at
+  bool deferred_ = false;          // the last pass was put off (run_pass): one is owed
   std::optional<OwedBootstrap> owed_bootstrap_;  // bootstrap_from_slurmdbd
   std::string cluster_;        // slurm_conf's, for the bootstrap's query
   std::uint32_t slurm_uid_ = 0;
