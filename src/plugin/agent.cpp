@@ -66,6 +66,10 @@ void Agent::loop() {
   using Clock = std::chrono::steady_clock;
   // The first pass runs at once: slurmctld may have pending jobs from its saved state.
   auto last = Clock::now() - interval_;
+  // The last pass threw: the next waits for the interval (or a wake), not for the next
+  // change, since the stamps it would have marked seen still read as changed and a pass
+  // failing the same way would run, and log, at every poll.
+  bool failed = false;
   while (true) {
     bool woken = false;
     std::chrono::milliseconds interval;
@@ -86,10 +90,12 @@ void Agent::loop() {
       interval = interval_;
     }
     try {
-      const bool due = woken || Clock::now() - last >= interval || hooks_.changed();
+      const bool due = woken || Clock::now() - last >= interval || (!failed && hooks_.changed());
       if (!due) continue;
       last = Clock::now();
+      failed = true;
       hooks_.pass();
+      failed = false;
       ++passes_;
     } catch (const std::exception& e) {
       report(e.what());

@@ -26,7 +26,8 @@ class Agent {
     std::function<bool()> changed;
     // One scheduling pass.
     std::function<void()> pass;
-    // Receives what a hook threw; the thread keeps running.
+    // Receives what a hook threw; the thread keeps running. After a pass threw, the next
+    // runs at the interval or a wake, not at the next change.
     std::function<void(const std::string&)> error;
   };
 

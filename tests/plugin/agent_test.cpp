@@ -105,12 +105,36 @@ TEST(PluginAgent, ExceptionsAreReportedAndTheThreadGoesOn) {
                  last_error = what;
                  ++errors;
                }},
-              5ms, 1h);
+              5ms, 20ms);
   agent.start();
   ASSERT_TRUE(eventually([&] { return passes >= 3; }));
   agent.stop();
   EXPECT_EQ(errors, 1);
   EXPECT_EQ(last_error, "boom");
+}
+
+// A pass that fails every time (the probe still says changed: the stamps were never
+// marked seen) is tried again at the interval, not at every poll; a wake (reconfigure)
+// still runs one at once.
+TEST(PluginAgent, AFailedPassIsTriedAgainAtTheIntervalNotAtEveryPoll) {
+  std::atomic<int> passes{0};
+  std::atomic<int> errors{0};
+  Agent agent({[] { return true; },
+               [&] {
+                 ++passes;
+                 throw std::runtime_error("always");
+               },
+               [&](const std::string&) { ++errors; }},
+              5ms, 1h);
+  agent.start();
+  ASSERT_TRUE(eventually([&] { return errors == 1; }));
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(passes, 1) << "20 polls of a changed probe: no pass before the interval (1 h)";
+  EXPECT_EQ(errors, 1);
+  agent.wake();
+  ASSERT_TRUE(eventually([&] { return passes == 2; }));
+  agent.stop();
+  EXPECT_EQ(errors, 2);
 }
 
 TEST(PluginAgent, SetIntervalTakesEffect) {
