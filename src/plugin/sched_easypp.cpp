@@ -258,10 +258,14 @@ class Scheduler {
       return;
     }
     owed_bootstrap_.reset();
-    std::remove(owed_marker().c_str());
     int learnt = 0;
     for (const FinishedJob& f : jobs) learnt += planner_->job_ended(f) ? 1 : 0;
     dirty_ = dirty_ || learnt > 0;
+    // Saved at once; the marker goes with the save (save_history): removed before, a
+    // crash before the next periodic save would leave a history with jobs learnt live
+    // and no marker, and the restart would never bootstrap.
+    save_history(true);
+    if (!dirty_) std::remove(owed_marker().c_str());
     info("sched/easypp: bootstrapped history from slurmdbd%s: %d of %zu jobs of the last %d days "
          "learnt (%zu records)",
          failed_before ? " (it answers again)" : "", learnt, jobs.size(), config_.bootstrap_days,
@@ -324,6 +328,7 @@ class Scheduler {
         info("sched/easypp: predictor history saved to %s again", state_file_.c_str());
       save_error_.clear();
       dirty_ = false;
+      if (!owed_bootstrap_) std::remove(owed_marker().c_str());  // a bootstrap done is saved
     } else if (err != save_error_) {
       // Once until it changes: a lasting cause (a newer easypp's state file, a full disk)
       // would otherwise be logged every save interval.

@@ -89,3 +89,8 @@ wait_log "sched/easypp: bootstrapped history from slurmdbd (it answers again)" 4
 [[ "$line" =~ \(it\ answers\ again\):\ 3\ of\ [34]\ jobs\ of\ the\ last\ 30\ days\ learnt\ \(4\ records\) ]] \
   || fail "no late bootstrap of a, b and c once slurmdbd answered again"
 [ ! -e "$TB_DIR/state/easypp/late.json.bootstrap-owed" ] || fail "the marker outlived the bootstrap"
+# Saved before the log line, with the marker's removal: a crash before the next periodic
+# save must not leave a history with d but no a, b, c and no marker (never bootstrapped).
+for j in "$a" "$b" "$c"; do
+  grep -qF "[$j," "$TB_DIR/state/easypp/late.json" || fail "job $j, bootstrapped, not in the saved history yet"
+done
