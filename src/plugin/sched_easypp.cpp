@@ -21,6 +21,7 @@
 
 #include "easypp/predictor.h"
 #include "plugin/agent.h"
+#include "plugin/bootstrap_worker.h"
 #include "plugin/cluster_model.h"
 #include "plugin/config.h"
 #include "plugin/owed_bootstrap.h"
@@ -96,13 +97,14 @@ class Scheduler {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
            load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() || bootstrap_due() ||
-           deferred_ || (recheck_ && time(nullptr) > seen_at_);
+           bootstrap_query_.answered() || deferred_ || (recheck_ && time(nullptr) > seen_at_);
   }
 
   void pass() {
     if (reconfig_.exchange(false)) load_config();
     if (!planner_) return;
-    if (bootstrap_due()) bootstrap_from_slurmdbd();
+    if (auto answer = bootstrap_query_.take()) bootstrap_answered(*answer);
+    if (bootstrap_due()) ask_slurmdbd();
     if (wake_at_ && time(nullptr) >= *wake_at_ && config_.debug)
       info("sched/easypp: timed pass (the plan asked for %ld)", static_cast<long>(*wake_at_));
     wake_at_.reset();
@@ -113,6 +115,7 @@ class Scheduler {
   // At shutdown: learn the jobs that ended since the last pass, then save, so the
   // history survives a restart. slurmctld calls fini() with its locks free.
   void final_save() {
+    bootstrap_query_.stop();  // waits for the day being asked at most
     if (!planner_) return;
     {
       SlurmLock lock(kLearnLocks);
@@ -216,10 +219,10 @@ class Scheduler {
         std::remove(old_marker.c_str());
         if (owed_bootstrap_->failed_before()) save_owed_marker(owed_bootstrap_->since());
       }
-      bootstrap_from_slurmdbd();
+      ask_slurmdbd();
     } else if (planner_->history_records() == 0) {
       owed_bootstrap_ = OwedBootstrap::first_try(time(nullptr));
-      bootstrap_from_slurmdbd();
+      ask_slurmdbd();
     }
   }
 
@@ -231,13 +234,30 @@ class Scheduler {
   // spoil the history kinds: the library keeps each user's runs in end-time order,
   // whatever order they are learnt in, and skips jobs it has learnt already
   // (predictor/README.md); the learned model's steps on the older jobs come after the
-  // newer ones' (admin guide).
-  void bootstrap_from_slurmdbd() {
+  // newer ones' (admin guide). The query runs on its own thread, a day at a time
+  // (BootstrapWorker): passes go on while slurmdbd answers.
+  void ask_slurmdbd() {
+    const std::string cluster = cluster_;
+    const std::uint32_t uid = slurm_uid_;
+    if (!bootstrap_query_.start(
+            [cluster, uid](Time from, Time to, std::vector<FinishedJob>& out, std::string& err) {
+              return read_accounting_history(cluster, uid, from, to, out, err);
+            },
+            time(nullptr), config_.bootstrap_days))
+      return;  // one in flight: its answer counts
+    if (!owed_bootstrap_->failed_before())
+      info("sched/easypp: asking slurmdbd for the jobs that ended in the last %d days, a day "
+           "at a time (scheduling goes on meanwhile)", config_.bootstrap_days);
+  }
+
+  void bootstrap_answered(const BootstrapWorker::Result& answer) {
+    // No longer owed (a reconfigure to a configuration that learns nothing): dropped.
+    if (!owed_bootstrap_) return;
     const bool failed_before = owed_bootstrap_->failed_before();
     const time_t now = time(nullptr);
-    std::vector<FinishedJob> jobs;
-    std::string err;
-    if (!read_accounting_history(cluster_, slurm_uid_, config_.bootstrap_days, now, jobs, err)) {
+    const std::vector<FinishedJob>& jobs = answer.jobs;
+    const std::string& err = answer.error;
+    if (!answer.ok) {
       switch (owed_bootstrap_->failed(now, config_.bootstrap_days)) {
         case OwedBootstrap::Failure::first:
           error("sched/easypp: bootstrapping history from slurmdbd failed: %s; trying again "
@@ -272,7 +292,9 @@ class Scheduler {
          planner_->history_records());
   }
 
-  bool bootstrap_due() const { return owed_bootstrap_ && owed_bootstrap_->due(time(nullptr)); }
+  bool bootstrap_due() const {
+    return owed_bootstrap_ && !bootstrap_query_.busy() && owed_bootstrap_->due(time(nullptr));
+  }
 
   std::string owed_marker() const { return state_file_ + kOwedSuffix; }
   void save_owed_marker(time_t since) const {
@@ -626,7 +648,8 @@ class Scheduler {
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
   std::optional<time_t> wake_at_;  // the last plan's wake_at
   bool deferred_ = false;          // the last pass was put off (run_pass): one is owed
-  std::optional<OwedBootstrap> owed_bootstrap_;  // bootstrap_from_slurmdbd
+  std::optional<OwedBootstrap> owed_bootstrap_;  // ask_slurmdbd, bootstrap_answered
+  BootstrapWorker bootstrap_query_;               // its query, on its own thread
   std::string cluster_;        // slurm_conf's, for the bootstrap's query
   std::uint32_t slurm_uid_ = 0;
 };

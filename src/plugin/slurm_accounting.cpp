@@ -8,14 +8,16 @@
 
 namespace easypp::plugin {
 
-bool read_accounting_history(const std::string& cluster, std::uint32_t uid, int days, Time now,
+bool read_accounting_history(const std::string& cluster, std::uint32_t uid, Time from, Time to,
                              std::vector<FinishedJob>& out, std::string& error) {
   slurmdb_job_cond_t cond{};
   OwnedList clusters(list_create(xfree_ptr));
   list_append(clusters.get(), xstrdup(cluster.c_str()));
   cond.cluster_list = clusters.get();
-  cond.usage_start = now - static_cast<Time>(days) * 24 * 3600;
-  cond.usage_end = now;
+  // Jobs that ran during the window: those that ended in it among them (a job that ran
+  // no time at `to` too: slurmdbd asks start < usage_end).
+  cond.usage_start = from;
+  cond.usage_end = to + 1;
   // Whole jobs with their real start and end, not cut to the window.
   cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
   // 0 would mean "only jobs started with no scheduler flag": none.
@@ -28,6 +30,7 @@ bool read_accounting_history(const std::string& cluster, std::uint32_t uid, int 
   OwnedIterator it(jobs.get());
   while (slurmdb_job_rec_t* rec = it.next<slurmdb_job_rec_t>()) {
     if (rec->start <= 0 || rec->end < rec->start) continue;  // never ran, or still runs
+    if (rec->end < from || rec->end > to) continue;         // another window's
     // A pending job cancelled gets start = end and no nodes: it never ran.
     if (rec->start == rec->end && rec->alloc_nodes == 0) continue;
     // A run cut by a requeue (the job ran again; slurmdbd may list only this row), or a
@@ -44,8 +47,6 @@ bool read_accounting_history(const std::string& cluster, std::uint32_t uid, int 
     f.end_state = end_state_of(rec->state);
     out.push_back(f);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const FinishedJob& a, const FinishedJob& b) { return a.end < b.end; });
   return true;
 }
 

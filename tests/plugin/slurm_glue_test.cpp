@@ -1935,29 +1935,39 @@ slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t stat
   return r;
 }
 
-TEST(SlurmAccounting, JobsThatRanOldestEndFirst) {
+// One window (BootstrapWorker asks a day at a time): the jobs that ran and ended in it,
+// [from, to] inclusive; slurmdbd is asked for the jobs that ran during it (usage_end one
+// second past `to`: it selects start < usage_end, and a job may run no time at `to`).
+TEST(SlurmAccounting, JobsThatRanAndEndedInTheWindow) {
+  constexpr time_t kFrom = kNow - 24 * 3600;
   g_accounting_fails = false;
   g_accounting = {accounted(1, kNow - 100, kNow - 10, JOB_COMPLETE),
                   accounted(2, kNow - 300, kNow - 200, JOB_TIMEOUT),
-                  accounted(3, 0, kNow - 50, JOB_CANCELLED),   // never ran
-                  accounted(4, kNow - 20, 0, JOB_RUNNING)};    // still runs
+                  accounted(3, 0, kNow - 50, JOB_CANCELLED),           // never ran
+                  accounted(4, kNow - 20, 0, JOB_RUNNING),             // still runs
+                  accounted(5, kFrom - 100, kFrom - 1, JOB_COMPLETE),  // ended before
+                  accounted(6, kNow - 100, kNow + 1, JOB_COMPLETE),    // ended after
+                  accounted(7, kFrom - 100, kFrom, JOB_COMPLETE),      // the first second
+                  accounted(8, kNow - 100, kNow, JOB_COMPLETE)};       // the last second
   std::vector<FinishedJob> out;
   std::string err;
-  ASSERT_TRUE(read_accounting_history("c1", 0, 7, kNow, out, err)) << err;
+  ASSERT_TRUE(read_accounting_history("c1", 0, kFrom, kNow, out, err)) << err;
   EXPECT_EQ(g_asked_cluster, "c1");
-  EXPECT_EQ(g_asked.usage_start, kNow - 7 * 24 * 3600);
-  EXPECT_EQ(g_asked.usage_end, kNow);
+  EXPECT_EQ(g_asked.usage_start, kFrom);
+  EXPECT_EQ(g_asked.usage_end, kNow + 1);
   EXPECT_EQ(g_asked.db_flags, SLURMDB_JOB_FLAG_NOTSET) << "0 would select no job at all";
   EXPECT_TRUE(g_asked.flags & JOBCOND_FLAG_NO_TRUNC) << "real start/end, not cut to the window";
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(out[0].job.id, 2u);
-  EXPECT_EQ(out[0].end_state, EPP_END_TIMEOUT);
-  EXPECT_EQ(out[1].job.id, 1u);
-  EXPECT_EQ(out[1].end_state, EPP_END_COMPLETED);
-  EXPECT_EQ(out[1].job.user, 500u);
-  EXPECT_EQ(out[1].job.limit, 600);
-  EXPECT_EQ(out[1].job.procs, 3);
-  EXPECT_EQ(out[1].end - out[1].job.start, 90);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].job.id, 1u);
+  EXPECT_EQ(out[0].end_state, EPP_END_COMPLETED);
+  EXPECT_EQ(out[0].job.user, 500u);
+  EXPECT_EQ(out[0].job.limit, 600);
+  EXPECT_EQ(out[0].job.procs, 3);
+  EXPECT_EQ(out[0].end - out[0].job.start, 90);
+  EXPECT_EQ(out[1].job.id, 2u);
+  EXPECT_EQ(out[1].end_state, EPP_END_TIMEOUT);
+  EXPECT_EQ(out[2].job.id, 7u);
+  EXPECT_EQ(out[3].job.id, 8u);
 }
 
 // Rows that are no runtime the job had are not learnt: a run cut by a requeue (its state
@@ -1979,15 +1989,15 @@ TEST(SlurmAccounting, RowsThatAreNoRuntimeAreLeftOut) {
                   instant};
   std::vector<FinishedJob> out;
   std::string err;
-  ASSERT_TRUE(read_accounting_history("c1", 0, 7, kNow, out, err)) << err;
-  ASSERT_EQ(out.size(), 4u);
-  EXPECT_EQ(out[0].job.id, 6u);
-  EXPECT_EQ(out[0].end_state, EPP_END_CANCELLED);
+  ASSERT_TRUE(read_accounting_history("c1", 0, kNow - 7 * 24 * 3600, kNow, out, err)) << err;
+  ASSERT_EQ(out.size(), 4u);  // in slurmdbd's order
+  EXPECT_EQ(out[0].job.id, 1u);
   EXPECT_EQ(out[1].job.id, 5u);
   EXPECT_EQ(out[1].end_state, EPP_END_CANCELLED);
-  EXPECT_EQ(out[2].job.id, 7u);
-  EXPECT_EQ(out[2].end_state, EPP_END_FAILED);
-  EXPECT_EQ(out[3].job.id, 1u);
+  EXPECT_EQ(out[2].job.id, 6u);
+  EXPECT_EQ(out[2].end_state, EPP_END_CANCELLED);
+  EXPECT_EQ(out[3].job.id, 7u);
+  EXPECT_EQ(out[3].end_state, EPP_END_FAILED);
 }
 
 // --- carry_out: the plan's starts through select_nodes, and what a refusal means ------
@@ -2975,7 +2985,7 @@ TEST(SlurmAccounting, NoAnswerIsAnError) {
   g_accounting_fails = true;
   std::vector<FinishedJob> out;
   std::string err;
-  EXPECT_FALSE(read_accounting_history("c1", 0, 7, kNow, out, err));
+  EXPECT_FALSE(read_accounting_history("c1", 0, kNow - 24 * 3600, kNow, out, err));
   EXPECT_FALSE(err.empty());
   g_accounting_fails = false;
 }
