@@ -109,6 +109,13 @@ class Scheduler {
       info("sched/easypp: timed pass (the plan asked for %ld)", static_cast<long>(*wake_at_));
     wake_at_.reset();
     run_pass();
+    if (!deferred_) {
+      // As stock backfill ends its cycle: burst buffers for the jobs expected to start
+      // soonest (a no-op without a burst buffer plugin; with sched_interval=-1 nothing
+      // else asks).
+      SlurmLock lock(kJobReadLock);
+      (void)bb_g_job_try_stage_in();
+    }
     save_history(false);
   }
 

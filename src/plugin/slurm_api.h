@@ -22,9 +22,11 @@ extern "C" {
 #if EASYPP_SLURM_AT_LEAST(23, 2, 0)
 // 23.02 moved the plugin interfaces out of src/common.
 #include "src/interfaces/accounting_storage.h"
+#include "src/interfaces/burst_buffer.h"
 #include "src/interfaces/gres.h"
 #include "src/interfaces/preempt.h"
 #else
+#include "src/slurmctld/burst_buffer.h"
 #include "src/common/gres.h"
 #include "src/common/select.h"
 #include "src/common/slurm_accounting_storage.h"
