@@ -184,14 +184,19 @@ bool RuntimeModel::teaches(int end_state, std::int64_t runtime) const {
 }
 
 void RuntimeModel::add_run(UserHistory& h, const Run& run, double runtime_log1p) {
+  // All or nothing, so a learn that ran out of memory can be retried: what allocates comes
+  // first (each step throws with the history unchanged), then what cannot fail. A failure
+  // leaves a gap in learn_seq, which only orders evictions.
+  h.recent.make_room();
+  h.seen.make_room();
   ++h.learn_seq;
+  if (spec_.kind == Kind::History && spec_.type == WindowType::Extended)
+    h.add_by_estimate(run, static_cast<std::size_t>(spec_.window));
   if (h.recent.add(run, runtime_log1p)) ++records_;
   if (run.estimate > 0) {
     h.accuracy_sum += static_cast<double>(run.runtime) / static_cast<double>(run.estimate);
     ++h.accuracy_count;
   }
-  if (spec_.kind == Kind::History && spec_.type == WindowType::Extended)
-    h.add_by_estimate(run, static_cast<std::size_t>(spec_.window));
   h.seen.insert(run.job_id, run.end);
 }
 
@@ -230,13 +235,14 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   // The runtime in the model's units: with a log target its log, which the ring keeps
   // for the next predictions (the ring reads it only then).
   const double y = learner_ ? learner_->target(static_cast<double>(runtime)) : 0.0;
-  if (learner_ && job.estimate > 0) {
-    // A job learnt without a prediction (an import from accounting, or one forgotten as
-    // pending) gets the features it would have had now.
-    if (!predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features), known_logs(&h));
-    learner_->update_to(x, y, job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));
-  }
+  const bool trains = learner_ && job.estimate > 0;
+  // A job learnt without a prediction (an import from accounting, or one forgotten as
+  // pending) gets the features it would have had now, before this run.
+  if (trains && !predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features), known_logs(&h));
   add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime}, y);
+  // Only once the run is stored (add_run may run out of memory), so a retried learn
+  // trains once; the step allocates nothing.
+  if (trains) learner_->update_to(x, y, job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));
   return true;
 }
 

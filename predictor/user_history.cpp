@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace easypp::predictor {
 namespace {
@@ -49,13 +50,9 @@ bool RunRing::add(const Run& run, double runtime_log1p) {
     return false;
   }
   if (runs_.size() == size_) {  // not full, so head_ == 0: one more slot at the end
-    const std::size_t grown = std::min(capacity_, std::max<std::size_t>(2, 2 * size_));
-    if (runs_.size() == runs_.capacity()) runs_.reserve(grown);
+    make_room();  // both vectors, before either grows: they stay slot for slot if it throws
     runs_.emplace_back();
-    if (tracked_) {
-      if (runtimes_.size() == runtimes_.capacity()) runtimes_.reserve(grown);
-      runtimes_.emplace_back();
-    }
+    if (tracked_) runtimes_.emplace_back();
   }
   put(pos, run);
   if (tracked_) {
@@ -65,6 +62,13 @@ bool RunRing::add(const Run& run, double runtime_log1p) {
   ++size_;
   if (tracked_) track_newest(pos, run, runtime_log1p);
   return true;
+}
+
+void RunRing::make_room() {
+  if (size_ == capacity_ || runs_.size() > size_) return;  // add() overwrites a slot
+  const std::size_t grown = std::min(capacity_, std::max<std::size_t>(2, 2 * size_));
+  if (runs_.size() == runs_.capacity()) runs_.reserve(grown);
+  if (tracked_ && runtimes_.size() == runtimes_.capacity()) runtimes_.reserve(grown);
 }
 
 void RunRing::put(std::size_t pos, const Run& run) {
@@ -140,8 +144,15 @@ bool SeenJobs::has_id(std::uint64_t id) const {
   return false;
 }
 
+void SeenJobs::make_room() {
+  // Doubling, as emplace_back would (1, 2, 4, ..., kSeenIds).
+  if (size_ < kSeenIds && jobs_.size() == size_ && jobs_.size() == jobs_.capacity())
+    jobs_.reserve(std::min(kSeenIds, std::max<std::size_t>(1, 2 * size_)));
+}
+
 void SeenJobs::insert(std::uint64_t id, std::int64_t end) {
   if (id == 0) return;
+  make_room();  // the only allocation, before anything changes
   high_water_ = std::max(high_water_, id);
   std::size_t pos = end_ordered_position(size_, &newest_end_, end, [this](std::size_t i) { return end_at(i); });
   if (size_ == kSeenIds) {
@@ -172,14 +183,15 @@ void UserHistory::add_by_estimate(const Run& run, std::size_t window) {
       e.last_used = learn_seq;
       return;
     }
+  // Made before the oldest is dropped (it allocates); after a drop push_back does not.
+  EstimateRuns fresh{run.estimate, learn_seq, RunRing(window)};
+  fresh.runs.add(run);
   if (by_estimate.size() == kMaxEstimates) {
     auto oldest = std::min_element(by_estimate.begin(), by_estimate.end(),
                                    [](const EstimateRuns& a, const EstimateRuns& b) { return a.last_used < b.last_used; });
     by_estimate.erase(oldest);
   }
-  EstimateRuns fresh{run.estimate, learn_seq, RunRing(window)};
-  fresh.runs.add(run);
-  by_estimate.push_back(fresh);
+  by_estimate.push_back(std::move(fresh));
 }
 
 }  // namespace easypp::predictor

@@ -62,11 +62,15 @@ class RunRing {
   const std::int64_t* newest_runtimes() const { return newest_runtimes_; }
   const double* newest_runtime_logs() const { return newest_logs_; }
   // Returns true if the ring grew (false: it was full and dropped its oldest run, or the
-  // run is older than everything kept in a full ring and was not stored).
+  // run is older than everything kept in a full ring and was not stored). If it runs out
+  // of memory it throws with the ring unchanged.
   bool add(const Run& run);
   // The same, given runtime_log1p = std::log1p(run.runtime) (read only if the logs are
   // tracked), so a caller that has it does not take it again.
   bool add(const Run& run, double runtime_log1p);
+  // Storage for one more run, so the next add() allocates nothing and cannot fail. If it
+  // runs out of memory it throws with the ring unchanged.
+  void make_room();
 
  private:
   // head_ + i < 2 * capacity_: one subtraction, not a division by a run-time modulus.
@@ -110,7 +114,10 @@ class SeenJobs {
   bool contains(std::uint64_t id, std::int64_t end) const;
   // Whether the id itself is kept (a scan: for loading a state, not the learning path).
   bool has_id(std::uint64_t id) const;
+  // If it runs out of memory it throws with the set unchanged.
   void insert(std::uint64_t id, std::int64_t end);
+  // Storage for one more id, so the next insert() allocates nothing and cannot fail.
+  void make_room();
   std::size_t size() const { return size_; }
   // i = 0 is the oldest end kept.
   std::uint64_t id_at(std::size_t i) const { return jobs_[(head_ + i) % kSeenIds].id; }
@@ -149,6 +156,7 @@ struct UserHistory {
   std::uint64_t learn_seq = 0;
 
   const RunRing* runs_with_estimate(std::int64_t estimate) const;
+  // If it runs out of memory it throws with by_estimate unchanged.
   void add_by_estimate(const Run& run, std::size_t window);
 };
 

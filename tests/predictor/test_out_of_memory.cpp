@@ -1,0 +1,112 @@
+// Running out of memory inside the library (it runs in slurmctld): a learn that fails
+// changes nothing, so its retry leaves the handle as one that never failed. In its own
+// binary: it replaces the global operator new.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "predictor_fixture.h"
+
+namespace {
+
+// Allocations to let through before one fails (negative: none fails).
+int allocations_before_failure = -1;
+
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (allocations_before_failure == 0) {
+    allocations_before_failure = -1;
+    throw std::bad_alloc();
+  }
+  if (allocations_before_failure > 0) --allocations_before_failure;
+  void* p = std::malloc(n != 0 ? n : 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace easypp::test {
+namespace {
+
+constexpr std::uint32_t kUser = 7;
+
+// Run i of the user: end 1000 i, a runtime that varies, two estimates (so type=extended
+// keeps two rings).
+int teach_run(epp_predictor* p, int i) {
+  return teach(p, static_cast<std::uint64_t>(i), kUser, i % 2 == 0 ? 3600 : 7200, 100 + 37 * (i % 5), 1000 * i);
+}
+
+std::vector<epp_run> runs_of(const epp_predictor* p) {
+  std::vector<epp_run> runs(64);
+  runs.resize(epp_user_runs(p, kUser, runs.data(), runs.size()));
+  return runs;
+}
+
+void expect_same_handles(epp_predictor* a, epp_predictor* b, const std::string& where) {
+  const auto ra = runs_of(a), rb = runs_of(b);
+  ASSERT_EQ(ra.size(), rb.size()) << where;
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    EXPECT_EQ(ra[i].job_id, rb[i].job_id) << where << " run " << i;
+    EXPECT_EQ(ra[i].runtime, rb[i].runtime) << where << " run " << i;
+  }
+  EXPECT_EQ(epp_predictor_records(a), epp_predictor_records(b)) << where;
+  double ma = 0, mb = 0;
+  std::uint64_t ca = 0, cb = 0;
+  EXPECT_EQ(epp_user_accuracy(a, kUser, &ma, &ca), epp_user_accuracy(b, kUser, &mb, &cb)) << where;
+  EXPECT_EQ(ma, mb) << where;
+  EXPECT_EQ(ca, cb) << where;
+  for (std::int64_t estimate : {3600, 7200, 5000}) EXPECT_EQ(predict(a, kUser, estimate), predict(b, kUser, estimate)) << where;
+}
+
+// For every allocation k of the learn of run `failing` (after runs 1..failing-1), fail it,
+// retry the learn, then teach more runs: the handle matches one that never failed.
+void check_spec(const std::string& spec) {
+  int failures = 0;
+  for (int failing = 1; failing <= 20; ++failing) {
+    for (int k = 0;; ++k) {
+      const std::string where = spec + ", run " + std::to_string(failing) + ", allocation " + std::to_string(k);
+      Predictor failed = make_predictor(spec), clean = make_predictor(spec);
+      for (int i = 1; i < failing; ++i) {
+        teach_run(failed.get(), i);
+        teach_run(clean.get(), i);
+      }
+      allocations_before_failure = k;
+      const int first = teach_run(failed.get(), failing);
+      const bool failure_happened = allocations_before_failure == -1;
+      allocations_before_failure = -1;
+      ASSERT_EQ(teach_run(clean.get(), failing), 1) << where;
+      if (!failure_happened) {  // the learn needed fewer allocations: every one was tried
+        EXPECT_EQ(first, 1) << where;
+        expect_same_handles(failed.get(), clean.get(), where);
+        break;
+      }
+      ++failures;
+      EXPECT_EQ(first, 0) << where;
+      EXPECT_EQ(teach_run(failed.get(), failing), 1) << where << " (retry)";
+      // Later runs grow the storage again and read what the failed learn left.
+      for (int i = failing + 1; i < failing + 20; ++i) {
+        teach_run(failed.get(), i);
+        teach_run(clean.get(), i);
+      }
+      expect_same_handles(failed.get(), clean.get(), where);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+  EXPECT_GE(failures, 10) << spec << ": the first learn and every growth of a ring allocate";
+  std::printf("%s: %d learns failed and were retried\n", spec.c_str(), failures);
+}
+
+TEST(LearnOutOfMemory, LearnedRetryMatchesAHandleThatNeverFailed) { check_spec("learned"); }
+TEST(LearnOutOfMemory, HistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history"); }
+TEST(LearnOutOfMemory, ExtendedHistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history:type=extended"); }
+TEST(LearnOutOfMemory, LastRetryMatchesAHandleThatNeverFailed) { check_spec("last"); }
+
+}  // namespace
+}  // namespace easypp::test
