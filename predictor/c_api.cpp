@@ -26,6 +26,21 @@ struct epp_predictor {
   std::string kept_why;
 };
 
+namespace {
+
+// The handle's lock for the functions that answer outside a try block; not owning if
+// locking failed (std::system_error), which they answer as for no predictor: no exception
+// leaves the library.
+std::unique_lock<std::mutex> locked(const epp_predictor* p) noexcept {
+  try {
+    return std::unique_lock(p->mu);
+  } catch (...) {
+    return {};
+  }
+}
+
+}  // namespace
+
 extern "C" {
 
 epp_predictor* epp_predictor_new(const char* spec, char* err, size_t errlen) {
@@ -38,7 +53,7 @@ epp_predictor* epp_predictor_new(const char* spec, char* err, size_t errlen) {
     }
     return new epp_predictor(*parsed);
   } catch (const std::exception& e) {
-    easypp::predictor::set_error(err, errlen, std::string("predictor: ") + e.what());
+    easypp::predictor::set_error(err, errlen, "predictor", e.what());
   } catch (...) {
     easypp::predictor::set_error(err, errlen, "predictor: unexpected error");
   }
@@ -101,9 +116,9 @@ int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen)
     }
     return 0;
   } catch (const std::exception& e) {
-    easypp::predictor::set_error(err, errlen, std::string(path) + ": " + e.what());
+    easypp::predictor::set_error(err, errlen, path, e.what());
   } catch (...) {
-    easypp::predictor::set_error(err, errlen, std::string(path) + ": unexpected error");
+    easypp::predictor::set_error(err, errlen, path, "unexpected error");
   }
   return -1;
 }
@@ -126,9 +141,9 @@ int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
     if (outcome.result != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
     return outcome.result;
   } catch (const std::exception& e) {  // the model is only replaced by a complete load
-    easypp::predictor::set_error(err, errlen, std::string(path) + ": " + e.what());
+    easypp::predictor::set_error(err, errlen, path, e.what());
   } catch (...) {
-    easypp::predictor::set_error(err, errlen, std::string(path) + ": unexpected error");
+    easypp::predictor::set_error(err, errlen, path, "unexpected error");
   }
   return EPP_LOAD_ERROR;
 }
@@ -149,7 +164,7 @@ int epp_copy_history(epp_predictor* to, const epp_predictor* from, char* err, si
     to->kept_why = from->kept_why;
     return 0;
   } catch (const std::exception& e) {
-    easypp::predictor::set_error(err, errlen, std::string("epp_copy_history: ") + e.what());
+    easypp::predictor::set_error(err, errlen, "epp_copy_history", e.what());
   } catch (...) {
     easypp::predictor::set_error(err, errlen, "epp_copy_history: unexpected error");
   }
@@ -158,19 +173,20 @@ int epp_copy_history(epp_predictor* to, const epp_predictor* from, char* err, si
 
 size_t epp_predictor_users(const epp_predictor* p) {
   if (p == nullptr) return 0;
-  std::lock_guard lock(p->mu);
-  return p->model.users();
+  const auto lock = locked(p);
+  return lock ? p->model.users() : 0;
 }
 
 size_t epp_predictor_records(const epp_predictor* p) {
   if (p == nullptr) return 0;
-  std::lock_guard lock(p->mu);
-  return p->model.records();
+  const auto lock = locked(p);
+  return lock ? p->model.records() : 0;
 }
 
 size_t epp_predictor_user_ids(const epp_predictor* p, uint32_t* out, size_t max) {
   if (p == nullptr) return 0;
-  std::lock_guard lock(p->mu);
+  const auto lock = locked(p);
+  if (!lock) return 0;
   if (out != nullptr && max > 0) {
     // Sorted output without allocating: a partial selection of the smallest ids.
     size_t n = 0;
@@ -190,7 +206,8 @@ size_t epp_predictor_user_ids(const epp_predictor* p, uint32_t* out, size_t max)
 
 size_t epp_user_runs(const epp_predictor* p, uint32_t user, epp_run* out, size_t max) {
   if (p == nullptr) return 0;
-  std::lock_guard lock(p->mu);
+  const auto lock = locked(p);
+  if (!lock) return 0;
   const auto* h = p->model.history(user);
   if (h == nullptr) return 0;
   const auto& ring = h->recent;
@@ -203,7 +220,8 @@ size_t epp_user_runs(const epp_predictor* p, uint32_t user, epp_run* out, size_t
 
 int epp_user_accuracy(const epp_predictor* p, uint32_t user, double* mean, uint64_t* count) {
   if (p == nullptr) return 0;
-  std::lock_guard lock(p->mu);
+  const auto lock = locked(p);
+  if (!lock) return 0;
   const auto* h = p->model.history(user);
   if (h == nullptr || h->accuracy_count == 0) return 0;
   if (mean != nullptr) *mean = h->accuracy_sum / static_cast<double>(h->accuracy_count);
@@ -243,7 +261,7 @@ int epp_set_workload(epp_predictor* p, const epp_workload_job* jobs, size_t n, c
     }
     return 0;
   } catch (const std::exception& e) {
-    easypp::predictor::set_error(err, errlen, std::string("epp_set_workload: ") + e.what());
+    easypp::predictor::set_error(err, errlen, "epp_set_workload", e.what());
   } catch (...) {
     easypp::predictor::set_error(err, errlen, "epp_set_workload: unexpected error");
   }
@@ -252,7 +270,8 @@ int epp_set_workload(epp_predictor* p, const epp_workload_job* jobs, size_t n, c
 
 int epp_get_workload_bounds(const epp_predictor* p, epp_workload_bounds* out) {
   if (p == nullptr || out == nullptr) return 0;
-  std::lock_guard lock(p->mu);
+  const auto lock = locked(p);
+  if (!lock) return 0;
   const easypp::predictor::WorkloadStats* w = p->model.workload();
   if (w == nullptr) return 0;
   *out = epp_workload_bounds{w->runtime.lb, w->runtime.ub, w->procs.lb,  w->procs.ub,

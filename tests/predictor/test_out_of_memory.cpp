@@ -14,14 +14,23 @@
 
 namespace {
 
-// Allocations to let through before one fails (negative: none fails).
+// Allocations to let through before one fails (negative: none fails), and how many fail
+// in a row from there.
 int allocations_before_failure = -1;
+int failures_in_a_row = 1;
 
 }  // namespace
 
+// This operator new is malloc, so free is its match; g++ sees the inlined delete's free
+// beside a `new` and cannot tell.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t n) {
   if (allocations_before_failure == 0) {
-    allocations_before_failure = -1;
+    if (--failures_in_a_row <= 0) {
+      allocations_before_failure = -1;
+      failures_in_a_row = 1;
+    }
     throw std::bad_alloc();
   }
   if (allocations_before_failure > 0) --allocations_before_failure;
@@ -107,6 +116,44 @@ TEST(LearnOutOfMemory, LearnedRetryMatchesAHandleThatNeverFailed) { check_spec("
 TEST(LearnOutOfMemory, HistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history"); }
 TEST(LearnOutOfMemory, ExtendedHistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history:type=extended"); }
 TEST(LearnOutOfMemory, LastRetryMatchesAHandleThatNeverFailed) { check_spec("last"); }
+
+// `call` with allocation k and the one after it failing (the second, if the first throws,
+// in the catch handler's message); nothing fails afterwards.
+template <class F>
+int failing_twice_from(int k, F call) {
+  allocations_before_failure = k;
+  failures_in_a_row = 2;
+  const int rc = call();
+  allocations_before_failure = -1;
+  failures_in_a_row = 1;
+  return rc;
+}
+
+// A save or load whose catch handler runs out of memory too still answers with an error
+// (the handler's message used to be built with std::string: terminate).
+TEST(OutOfMemory, SaveAndLoadFailTwiceInARowAndAnswer) {
+  Predictor p = make_predictor("history");
+  for (int i = 1; i <= 5; ++i) teach_run(p.get(), i);
+  const std::string path = ::testing::TempDir() + "/easypp-out-of-memory-state-file-with-a-long-name.json";
+  char err[256] = "";
+  ASSERT_EQ(epp_save(p.get(), path.c_str(), err, sizeof err), 0) << err;
+  for (int k = 0; k < 3; ++k) {
+    err[0] = '\0';
+    EXPECT_EQ(failing_twice_from(k, [&] { return epp_save(p.get(), path.c_str(), err, sizeof err); }), -1) << k;
+    EXPECT_EQ(std::string(err), path + ": std::bad_alloc") << "allocation " << k;
+    err[0] = '\0';
+    EXPECT_EQ(failing_twice_from(k, [&] { return epp_load(p.get(), path.c_str(), err, sizeof err); }), EPP_LOAD_ERROR)
+        << "allocation " << k;
+    EXPECT_EQ(std::string(err), path + ": std::bad_alloc") << "allocation " << k;
+  }
+  // Still usable, and the file still the one saved.
+  EXPECT_EQ(epp_load(p.get(), path.c_str(), err, sizeof err), EPP_LOAD_OK) << err;
+  EXPECT_EQ(runs_of(p.get()).size(), 5u);
+  // A message longer than the buffer is cut, not overrun.
+  char small[8] = "";
+  EXPECT_EQ(failing_twice_from(0, [&] { return epp_save(p.get(), path.c_str(), small, sizeof small); }), -1);
+  EXPECT_EQ(std::string(small), path.substr(0, 7));
+}
 
 }  // namespace
 }  // namespace easypp::test
