@@ -81,7 +81,7 @@ int64_t epp_predict(epp_predictor* p, const epp_job* job) {
 
 int64_t epp_correct(const epp_predictor* p, const epp_job* job, int64_t current_prediction, int64_t elapsed,
                     int corrections) {
-  if (p == nullptr || job == nullptr) return elapsed + 60;
+  if (p == nullptr || job == nullptr) return elapsed < INT64_MAX - 60 ? elapsed + 60 : INT64_MAX;
   // The spec never changes after creation: no lock needed.
   return easypp::predictor::next_prediction(p->model.spec(), job->estimate, current_prediction, elapsed, corrections);
 }

@@ -2,14 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "error_model.h"
+#include "rounding.h"
 
 namespace easypp::predictor {
+namespace {
+
+constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+
+}  // namespace
 
 std::int64_t ceiling_of(const Spec& spec, std::int64_t estimate) {
   if (estimate <= 0) return 0;
-  return std::max<std::int64_t>(1, std::llround(static_cast<double>(estimate) * spec.scale));
+  return rounded_within(static_cast<double>(estimate) * spec.scale, 1, kNoLimit);
 }
 
 std::int64_t gradual_increment(int i) {
@@ -20,6 +27,10 @@ std::int64_t gradual_increment(int i) {
 }
 
 namespace {
+
+// a + b for b >= 0, at most kNoLimit: a prediction near 2^63 (an estimate that large) must
+// not wrap to a negative one.
+std::int64_t plus(std::int64_t a, std::int64_t b) { return a > kNoLimit - b ? kNoLimit : a + b; }
 
 // How many post-ceiling corrections lead to `excess` seconds past the ceiling: the largest
 // k with 60 + 900 + 1800 + ... (k terms) <= excess.
@@ -48,22 +59,23 @@ std::int64_t next_prediction(const Spec& spec, std::int64_t estimate, std::int64
           p = ceiling;
           break;
         case Correction::Gradual:
-          p = std::min(ceiling, p + gradual_increment(i + 1));
+          p = std::min(ceiling, plus(p, gradual_increment(i + 1)));
           break;
         case Correction::Exponential:
-          p = std::min(ceiling, p + std::max<std::int64_t>(1, p / 5));
+          p = std::min(ceiling, plus(p, std::max<std::int64_t>(1, p / 5)));
           break;
         case Correction::Extend:
-          p = std::min(ceiling, p + extension_step(spec.error_model, p));
+          p = std::min(ceiling, plus(p, extension_step(spec.error_model, p)));
           break;
       }
     } else {
-      p += gradual_increment(post_ceiling_count(p - ceiling) + 1);
+      p = plus(p, gradual_increment(post_ceiling_count(p - ceiling) + 1));
     }
     ++i;
     if (p > elapsed) return p;
+    if (p == kNoLimit) break;  // elapsed is kNoLimit: nothing is later
   }
-  return elapsed + 60;  // unreachable for sane inputs; still a valid answer
+  return plus(elapsed, 60);  // unreachable for sane inputs; still a valid answer
 }
 
 }  // namespace easypp::predictor

@@ -11,7 +11,7 @@ namespace easypp::predictor {
 // The prediction ceiling: the estimate, times `scale` for X2-style predictors.
 std::int64_t ceiling_of(const Spec& spec, std::int64_t estimate);
 
-// The next prediction (> elapsed). Below the ceiling the spec's rule applies; at or above
+// The next prediction (> elapsed; INT64_MAX, the largest there is, if elapsed is). Below the ceiling the spec's rule applies; at or above
 // it the paper's post-estimate rule: +1 min, then 15*2^(i-2) min for the i-th post-ceiling
 // correction. The post-ceiling count is read off how far `current` is past the ceiling,
 // so a driver that checks late (elapsed far beyond current) still gets one answer.

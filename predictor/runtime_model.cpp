@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "correction.h"
 #include "error_model.h"
+#include "rounding.h"
 
 namespace easypp::predictor {
 namespace {
@@ -39,7 +41,7 @@ std::int64_t apply_metric(Metric metric, std::int64_t* v, std::size_t n) {
 std::int64_t RuntimeModel::fallback(const UserHistory* h, std::int64_t estimate) const {
   if (spec_.fallback == Fallback::Relative && h != nullptr && h->accuracy_count > 0) {
     double accuracy = h->accuracy_sum / static_cast<double>(h->accuracy_count);
-    return std::clamp<std::int64_t>(std::llround(accuracy * static_cast<double>(estimate)), 1, estimate);
+    return rounded_within(accuracy * static_cast<double>(estimate), 1, estimate);
   }
   return estimate;
 }
@@ -96,8 +98,7 @@ std::int64_t RuntimeModel::predict_learned(const UserHistory* h, PendingJobs* pe
   if (job.job_id != 0) pending->remember(PendingJob{job.job_id, job.submit, std::max(1, job.procs), x});
   // Never above the kill time; a model gone wrong (not finite) plans with the estimate.
   if (!std::isfinite(v)) return job.estimate;
-  return std::clamp<std::int64_t>(std::llround(std::clamp(v, 1.0, static_cast<double>(job.estimate))), 1,
-                                  job.estimate);
+  return rounded_within(v, 1, job.estimate);
 }
 
 std::int64_t RuntimeModel::predict(const epp_job& job) {
@@ -122,7 +123,7 @@ std::int64_t RuntimeModel::predict(const epp_job& job) {
       if (h != nullptr && h->recent.size() > 0 && h->recent.newest().estimate > 0) {
         const Run& last = h->recent.newest();
         double accuracy = static_cast<double>(last.runtime) / static_cast<double>(last.estimate);
-        p = std::clamp<std::int64_t>(std::llround(accuracy * static_cast<double>(job.estimate)), 1, job.estimate);
+        p = rounded_within(accuracy * static_cast<double>(job.estimate), 1, job.estimate);
       }
       break;
     case Kind::Learned:
@@ -144,7 +145,9 @@ std::int64_t RuntimeModel::predict(const epp_job& job) {
       }
       break;
   }
-  if (spec_.scale != 1.0) p = std::max<std::int64_t>(1, std::llround(static_cast<double>(p) * spec_.scale));
+  // Saturating: an estimate near 2^63 times scale > 1 does not fit (as the ceiling, ceiling_of).
+  if (spec_.scale != 1.0)
+    p = rounded_within(static_cast<double>(p) * spec_.scale, 1, std::numeric_limits<std::int64_t>::max());
   return p;
 }
 

@@ -307,9 +307,12 @@ bool from_json(json_t* root, RuntimeModel& model, std::string& why) {
       why = at + ".uid: expected an integer 0-4294967295";
       return false;
     }
-    if (!json_is_number(acc_sum) || json_number_value(acc_sum) < 0 || !json_is_integer(acc_count) ||
-        json_integer_value(acc_count) < 0) {
-      why = at + ": accuracy_sum/accuracy_count: expected non-negative numbers";
+    // Each term is runtime/estimate <= kMaxRuntime (estimate >= 1): a larger sum was never
+    // learnt, and would make fallback=relative's products absurd.
+    if (!json_is_number(acc_sum) || !json_is_integer(acc_count) || json_integer_value(acc_count) < 0 ||
+        !(json_number_value(acc_sum) >= 0) ||
+        json_number_value(acc_sum) > static_cast<double>(json_integer_value(acc_count)) * static_cast<double>(kMaxRuntime)) {
+      why = at + ": accuracy_sum/accuracy_count: expected non-negative numbers, the sum at most count * 2^40";
       return false;
     }
     if (!json_is_array(seen) || !json_is_array(recent)) {

@@ -81,7 +81,8 @@ EPP_API int64_t epp_predict(epp_predictor *p, const epp_job *job);
 
 /*
  * The job has run `elapsed` seconds, reaching its current prediction: return the next
- * prediction (> elapsed) according to the configured correction rule. Beyond the
+ * prediction (> elapsed; INT64_MAX if elapsed is INT64_MAX) according to the configured
+ * correction rule. Beyond the
  * estimate the paper's rule applies: +1 minute, then 15*2^(i-2) minutes for the i-th.
  * `corrections` is how many corrections this job has had so far.
  */

@@ -2,6 +2,7 @@
 // recent runs, whatever the number of jobs; out-of-order ends keep the 30 latest ends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -54,6 +55,53 @@ TEST(Bounds, AbsurdTimesTeachNothingAndPredictionsStayInRange) {
     EXPECT_GE(e, 1) << spec;
     EXPECT_LE(e, 3600) << spec;
   }
+}
+
+// Products that do not fit int64 saturate: std::llround of them was undefined (INT64_MIN,
+// then clamped to a 1 s prediction), and corrections near 2^63 wrapped negative.
+TEST(Bounds, HugeEstimatesTimesScaleSaturate) {
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  auto p = make_predictor("history:scale=1.5");
+  for (const std::int64_t estimate : {max / 3 * 2, max - 1000, max}) {
+    epp_job j = job(1, 7, estimate);
+    EXPECT_EQ(epp_predict(p.get(), &j), max) << estimate;
+  }
+  for (const std::int64_t estimate : {std::int64_t{1000}, std::int64_t{1} << 62}) {  // in range: unchanged
+    epp_job j = job(1, 7, estimate);
+    EXPECT_EQ(epp_predict(p.get(), &j), estimate / 2 * 3) << estimate;
+  }
+}
+
+// Last Model: the last run's runtime/estimate (2^39 here) times a year's estimate is far
+// beyond int64; the prediction is the estimate, not 1 s. The same for fallback=relative.
+TEST(Bounds, HugeAccuracyTimesEstimateGivesTheEstimate) {
+  for (const char* spec : {"last", "history:fallback=relative,fullness=full,window=5"}) {
+    auto p = make_predictor(spec);
+    epp_job j = job(1, 5, 1, 0);
+    ASSERT_EQ(epp_learn(p.get(), &j, 0, std::int64_t{1} << 39, EPP_END_COMPLETED), 1) << spec;
+    EXPECT_EQ(predict(p.get(), 5, 31536000), 31536000) << spec;
+    EXPECT_EQ(predict(p.get(), 5, std::int64_t{1} << 25), std::int64_t{1} << 25) << spec;
+  }
+}
+
+// epp_correct answers > elapsed (the header's promise) for any estimate, however large,
+// and saturates at INT64_MAX rather than wrapping negative.
+TEST(Bounds, CorrectionsNearTheLimitOfInt64StayAboveElapsed) {
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  for (const char* spec : {"history", "history:correction=gradual", "history:correction=exponential",
+                           "double", "history:scale=1.5"}) {
+    auto p = make_predictor(spec);
+    for (const std::int64_t estimate : {std::int64_t{1} << 62, max - 1000, max - 1, max}) {
+      epp_job j = job(1, 7, estimate);
+      const std::int64_t pred = epp_predict(p.get(), &j);
+      for (const std::int64_t elapsed : {std::min(pred, max - 1), max - 30, max - 1}) {
+        const std::int64_t next = epp_correct(p.get(), &j, elapsed, elapsed, 3);
+        EXPECT_GT(next, elapsed) << spec << " estimate " << estimate << " elapsed " << elapsed;
+      }
+      EXPECT_EQ(epp_correct(p.get(), &j, max, max, 0), max) << spec << " estimate " << estimate;
+    }
+  }
+  EXPECT_EQ(epp_correct(nullptr, nullptr, 0, max, 0), max);
 }
 
 }  // namespace

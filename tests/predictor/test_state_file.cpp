@@ -263,5 +263,13 @@ TEST_F(CorruptState, BadRunNamesItsPlace) {
                  "users[0].recent[0]: expected [job_id, submit, end, estimate, runtime]");
 }
 
+// Each learnt runtime/estimate is at most 2^40 (runtime <= 2^40 s, estimate >= 1 s): a
+// larger or non-number sum was never written by the library.
+TEST_F(CorruptState, AbsurdAccuracySum) {
+  expect_corrupt(R"({"format":"easypp-predictor-state","schema":1,"spec":"","users":[)"
+                 R"({"uid":7,"accuracy_sum":1e300,"accuracy_count":1,"seen":[1],"recent":[[1,2,3,4,5]]}]})",
+                 "users[0]: accuracy_sum/accuracy_count: expected");
+}
+
 }  // namespace
 }  // namespace easypp::test
