@@ -62,6 +62,8 @@ epp_predictor* epp_predictor_new(const char* spec, char* err, size_t errlen) {
 
 void epp_predictor_free(epp_predictor* p) { delete p; }
 
+// Without the lock: the pointer outlives any lock anyway. Only epp_predictor_set_seed
+// replaces the text, and the header forbids running it concurrently with this.
 const char* epp_predictor_spec(const epp_predictor* p) { return p ? p->model.spec_text().c_str() : ""; }
 
 int epp_predictor_propagates(const epp_predictor* p) {

@@ -2,7 +2,10 @@
  * libeasypp-predictor — per-user runtime history turned into runtime predictions.
  *
  * C ABI, usable from C, C++ and the Slurm plugin. All functions are thread-safe on the
- * same handle (an internal lock), so slurmctld's threads may share one predictor.
+ * same handle (an internal lock), so slurmctld's threads may share one predictor, with
+ * one exception: epp_predictor_set_seed replaces the spec text, so it must not run
+ * concurrently with epp_predictor_spec or with a use of a pointer that returned (set
+ * the seed before sharing the handle).
  *
  * Vocabulary (paper 000, footnote 3): the *estimate* is the user's time limit and stays
  * the kill time; a *prediction* is what the scheduler plans with. A prediction never
@@ -65,7 +68,8 @@ enum epp_end_state {
 EPP_API epp_predictor *epp_predictor_new(const char *spec, char *err, size_t errlen);
 EPP_API void epp_predictor_free(epp_predictor *p);
 
-/* The canonical spec with every key spelled out (for logs and reports). Owned by p. */
+/* The canonical spec with every key spelled out (for logs and reports). Owned by p; valid
+ * until epp_predictor_free or epp_predictor_set_seed (read without the lock). */
 EPP_API const char *epp_predictor_spec(const epp_predictor *p);
 
 /* Non-zero if waiting jobs of a user should be re-predicted when a job of that user ends
@@ -227,7 +231,8 @@ EPP_API int epp_get_workload_bounds(const epp_predictor *p, epp_workload_bounds 
 
 /* Reseeds a predictor that draws random numbers (the canonical spec shows the new seed=;
  * earlier epp_predictor_spec pointers become invalid). Returns 1 if it does, 0 if its
- * predictions are deterministic (nothing changes). Call it before predicting. */
+ * predictions are deterministic (nothing changes). Call it before predicting, and never
+ * concurrently with epp_predictor_spec or a use of its pointer. */
 EPP_API int epp_predictor_set_seed(epp_predictor *p, uint64_t seed);
 
 #ifdef __cplusplus
