@@ -4,6 +4,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -24,6 +25,8 @@ struct epp_predictor {
   // overwritten by this handle until a load reads it or finds none.
   std::string kept_state_path;
   std::string kept_why;
+  // The kept file itself, when known: another spelling of its path names it too.
+  std::optional<easypp::predictor::FileIdentity> kept_file;
 };
 
 namespace {
@@ -106,7 +109,8 @@ int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen)
   try {
     std::lock_guard lock(p->mu);
     std::string error;
-    if (!p->kept_state_path.empty() && p->kept_state_path == path) {
+    if (!p->kept_state_path.empty() &&
+        (p->kept_state_path == path || (p->kept_file && easypp::predictor::identity_of(path) == p->kept_file))) {
       easypp::predictor::set_error(err, errlen,
                                    std::string(path) + ": " + p->kept_why + "; not overwriting it "
                                                        "(move it away to save this history there)");
@@ -137,8 +141,11 @@ int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
     if (!outcome.kept.empty()) {
       p->kept_state_path = path;
       p->kept_why = outcome.kept;
-    } else if (p->kept_state_path == path) {
+      p->kept_file = outcome.kept_file;
+    } else if (p->kept_state_path == path ||
+               (p->kept_file && easypp::predictor::identity_of(path) == p->kept_file)) {  // read now
       p->kept_state_path.clear();
+      p->kept_file.reset();
     }
     if (outcome.result != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
     return outcome.result;
@@ -164,6 +171,7 @@ int epp_copy_history(epp_predictor* to, const epp_predictor* from, char* err, si
     }
     to->kept_state_path = from->kept_state_path;
     to->kept_why = from->kept_why;
+    to->kept_file = from->kept_file;
     return 0;
   } catch (const std::exception& e) {
     easypp::predictor::set_error(err, errlen, "epp_copy_history", e.what());

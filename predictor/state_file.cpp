@@ -494,6 +494,12 @@ bool copy_state(const RuntimeModel& from, RuntimeModel& to, std::string& error) 
   return true;
 }
 
+std::optional<FileIdentity> identity_of(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
 namespace {
 // Why a file that exists but could not be read is kept: a save would replace the history
 // in it, unread, with this process's (a passing I/O error at start-up would lose it all).
@@ -516,7 +522,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
       return {EPP_LOAD_ERROR};
     }
     error = sys_error(path, "cannot open");
-    return {EPP_LOAD_ERROR, unreadable(error)};
+    return {EPP_LOAD_ERROR, unreadable(error), identity_of(path)};
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -529,6 +535,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
     error = owner_mismatch(path, st.st_uid) + "; refusing to read it (chown or remove it)";
     return {EPP_LOAD_ERROR};
   }
+  const FileIdentity this_file{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
   std::string text;
   char buf[65536];
   while (true) {
@@ -536,7 +543,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
     if (n < 0) {
       if (errno == EINTR) continue;
       error = sys_error(path, "cannot read");
-      return {EPP_LOAD_ERROR, unreadable(error)};
+      return {EPP_LOAD_ERROR, unreadable(error), this_file};
     }
     if (n == 0) break;
     text.append(buf, static_cast<std::size_t>(n));
@@ -547,7 +554,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
       return {EPP_LOAD_OK};
     case ParseOutcome::Newer:
       error = path + ": " + why + "; left untouched and not overwritten (history is not saved until it is moved away)";
-      return {EPP_LOAD_ERROR, "holds a newer easypp's state"};
+      return {EPP_LOAD_ERROR, "holds a newer easypp's state", this_file};
     case ParseOutcome::Corrupt:
       break;
   }

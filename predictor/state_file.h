@@ -2,6 +2,8 @@
 #ifndef EASYPP_PREDICTOR_STATE_FILE_H
 #define EASYPP_PREDICTOR_STATE_FILE_H
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,13 +23,26 @@ inline constexpr int kOldestStateSchema = 1;
 // `error` is one line naming the path.
 bool save_state(const RuntimeModel& model, const std::string& path, std::string& error);
 
+// A file itself, whatever path names it ("st/c.json", "st/./c.json", a hard link).
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+// The identity of the file at `path` (following symlinks), if there is one.
+std::optional<FileIdentity> identity_of(const std::string& path);
+
 // What a load found. Only Ok changes the model: on every other outcome the model keeps
 // the history it had, so a failed reload never loses what was learnt in memory.
 struct LoadOutcome {
   int result = 0;             // an epp_load_result
   // The file is there but was not loaded and must not be overwritten: a newer easypp's,
-  // or one that could not be read (an I/O error, no permission): `kept` says why.
+  // or one that could not be read (an I/O error, no permission): `kept` says why, and
+  // `kept_file` is which file, when it could be told (so another spelling of its path
+  // does not overwrite it either).
   std::string kept;
+  std::optional<FileIdentity> kept_file;
 };
 
 // Reads PATH (O_NOFOLLOW; refused if owned by another user). A corrupt file (bad JSON,

@@ -367,6 +367,31 @@ TEST_F(StateFileFaults, NewerSchemaIsLeftUntouched) {
   EXPECT_EQ(records_on_disk(), 1);
 }
 
+// The refusal follows the file, not the spelling of its path: "dir/./state.json" or a
+// hard link name the same newer file (the guard once compared path strings).
+TEST_F(StateFileFaults, NewerSchemaIsLeftUntouchedWhateverItsPathIsCalled) {
+  const std::string newer = R"({"format":"easypp-predictor-state","schema":99,"spec":"","users":[],"more":1})";
+  std::ofstream(path_) << newer;
+  const std::string name = fs::path(path_).filename().string();
+  const std::string dotted = (dir_ / "." / name).string();
+  const std::string linked = (dir_ / "link.json").string();
+  ASSERT_EQ(::link(path_.c_str(), linked.c_str()), 0);
+  auto p = make_predictor("");
+  teach(p.get(), 1, 7, 3600, 900, 10000);
+  EXPECT_EQ(load(p.get()), EPP_LOAD_ERROR);
+  for (const std::string& other : {dotted, linked}) {
+    EXPECT_EQ(epp_save(p.get(), other.c_str(), err_, sizeof err_), -1) << other;
+    EXPECT_EQ(std::string(err_), other + ": holds a newer easypp's state; not overwriting it "
+                                         "(move it away to save this history there)");
+    EXPECT_EQ(read(path_), newer) << other;
+  }
+  // Read through another spelling once it is gone: saving there works again.
+  fs::remove(linked);
+  fs::rename(path_, dir_ / "newer.json");
+  EXPECT_EQ(epp_load(p.get(), dotted.c_str(), err_, sizeof err_), EPP_LOAD_MISSING);
+  EXPECT_EQ(epp_save(p.get(), dotted.c_str(), err_, sizeof err_), 0) << err_;
+}
+
 // Never widens permissions: whatever the umask or the old file's mode, the result is 0600.
 TEST_F(StateFileFaults, SaveNarrowsAWideFileTo0600) {
   std::ofstream(path_) << "{}";
