@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "number_text.h"
+
 namespace easypp::predictor {
 namespace {
 
@@ -38,7 +40,7 @@ constexpr ConversionName kConversions[] = {
 };
 
 bool parse_number(std::string_view text, double lo, double hi, double& out) {
-  if (text.empty() || text.size() > 32) return false;
+  if (text.size() > 32 || !is_plain_real(text)) return false;
   std::string s(text);
   char* end = nullptr;
   errno = 0;
@@ -120,7 +122,7 @@ bool parse_error_model_key(ErrorModelSpec& m, std::string_view key, std::string_
   }
   if (key == "seed") {
     choices = "an integer 0-18446744073709551615";
-    if (value.empty() || value.size() > 20 || value.front() == '-' || value.front() == '+') return false;
+    if (value.size() > 20 || !is_plain_integer(value, false)) return false;
     std::string s(value);
     char* end = nullptr;
     errno = 0;

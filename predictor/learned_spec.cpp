@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "number_text.h"
+
 namespace easypp::predictor {
 namespace {
 
@@ -25,7 +27,7 @@ struct WeightName {
 constexpr WeightName kWeights[] = {{"one", JobWeight::One}, {"logarea", JobWeight::LogArea}, {"area", JobWeight::Area}, {"small", JobWeight::Small}};
 
 bool parse_number(std::string_view text, double lo, double hi, double& out) {
-  if (text.empty() || text.size() > 32) return false;
+  if (text.size() > 32 || !is_plain_real(text)) return false;
   std::string s(text);
   char* end = nullptr;
   errno = 0;

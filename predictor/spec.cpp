@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "number_text.h"
+
 namespace easypp::predictor {
 namespace {
 
@@ -62,7 +64,7 @@ bool choose(const Choice<E> (&choices)[N], std::string_view text, E& out) {
 }
 
 bool parse_int(std::string_view text, long long lo, long long hi, long long& out) {
-  if (text.empty() || text.size() > 20) return false;
+  if (text.size() > 20 || !is_plain_integer(text, lo < 0)) return false;
   std::string s(text);
   char* end = nullptr;
   errno = 0;
@@ -73,7 +75,7 @@ bool parse_int(std::string_view text, long long lo, long long hi, long long& out
 }
 
 bool parse_scale(std::string_view text, double& out) {
-  if (text.empty() || text.size() > 32) return false;
+  if (text.size() > 32 || !is_plain_real(text)) return false;
   std::string s(text);
   char* end = nullptr;
   errno = 0;

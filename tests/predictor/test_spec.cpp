@@ -89,6 +89,20 @@ TEST(SpecErrors, BadValuesNameTheKeyAndTheChoices) {
             "predictor spec: failed_min=-1: bad value (allowed: seconds, an integer 0-31622400)");
 }
 
+// Numbers are plain decimals: strtoll/strtod alone took leading whitespace, '+', hex, and
+// for the seed a negated value ("seed= -1" was 2^64-1).
+TEST(SpecErrors, NumbersArePlainDecimals) {
+  for (const char* spec : {"history:window= 3", "history:window=+3", "history:window=0x3", "history:scale=0x10",
+                           "history:scale= 1", "history:scale=+1", "history:scale=inf", "history:failed_min=\t60",
+                           "quant:seed= -1", "quant:seed=\t5", "quant:seed=+5", "quant:seed=0x5", "quant:error= 10",
+                           "learned:eta= 1", "learned:under=0x1p1"})
+    EXPECT_NE(error_of(spec).find(": bad value (allowed: "), std::string::npos) << spec;
+  // What they are for still parses.
+  for (const char* spec : {"history:window=3", "history:scale=1.5", "history:scale=.5", "history:scale=1e1",
+                           "history:scale=2.5E-1", "quant:seed=18446744073709551615", "learned:eta=1e-6"})
+    EXPECT_NE(make_predictor(spec), nullptr) << spec;
+}
+
 TEST(SpecErrors, MalformedItemsAndDuplicates) {
   EXPECT_EQ(error_of("history:window"),
             "predictor spec: 'window': expected key=value (allowed keys for history: window, type, fullness, metric, "
