@@ -73,7 +73,7 @@ bool parse_learned_key(LearnedSpec& m, std::string_view key, std::string_view va
     return parse_number(value, 0.01, 1000.0, m.under);
   }
   if (key == "eta") {
-    choices = "a number > 0 and <= 1e6 (seconds)";
+    choices = "a number >= 1e-6 and <= 1e6 (seconds)";
     return parse_number(value, 1e-6, 1e6, m.eta);
   }
   if (key == "weight") {

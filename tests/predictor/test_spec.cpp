@@ -89,6 +89,12 @@ TEST(SpecErrors, BadValuesNameTheKeyAndTheChoices) {
             "predictor spec: failed_min=-1: bad value (allowed: seconds, an integer 0-31622400)");
 }
 
+// The message gives the real bounds: 1e-7 is > 0, yet refused.
+TEST(SpecErrors, EtaNamesItsSmallestValue) {
+  EXPECT_EQ(error_of("learned:eta=1e-7"),
+            "predictor spec: eta=1e-7: bad value (allowed: a number >= 1e-6 and <= 1e6 (seconds))");
+}
+
 // Numbers are plain decimals: strtoll/strtod alone took leading whitespace, '+', hex, and
 // for the seed a negated value ("seed= -1" was 2^64-1).
 TEST(SpecErrors, NumbersArePlainDecimals) {
