@@ -114,13 +114,19 @@ int guarded(const char* name, char* err, std::size_t errlen, F parse) {
   return -1;
 }
 
+// -1 says what is wrong in err, like every other -1 (a caller logs err on -1).
+int no_line(char* err, std::size_t errlen) {
+  set_error(err, errlen, "no line or no record to fill (NULL)");
+  return -1;
+}
+
 std::string_view trim_newline(std::string_view s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }
 
 int parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t errlen) {
-  if (text == nullptr || out == nullptr) return -1;
+  if (text == nullptr || out == nullptr) return no_line(err, errlen);
   std::string_view line = trim_newline(text);
   if (line.find_first_not_of(" \t") == std::string_view::npos) return 0;
   *out = epp_record{};
@@ -170,7 +176,7 @@ int parse_jobcomp_line(const char* text, epp_record* out, char* err, size_t errl
 }
 
 int parse_sacct_line(const char* text, epp_record* out, char* err, size_t errlen) {
-  if (text == nullptr || out == nullptr) return -1;
+  if (text == nullptr || out == nullptr) return no_line(err, errlen);
   std::string_view line = trim_newline(text);
   if (line.find_first_not_of(" \t") == std::string_view::npos) return 0;
   *out = epp_record{};

@@ -1,6 +1,7 @@
 // jobcomp/filetxt and sacct --parsable2 lines, hand-written after Slurm 22.05's formats.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <string>
@@ -125,6 +126,18 @@ TEST_F(Records, SacctErrorsNameTheField) {
   EXPECT_STREQ(err_, "JobIDRaw=42x: expected a number");
   EXPECT_EQ(sacct("42|bob|1|2026-11-22T00:59:00|2026-11-22T01:00:00|2026-11-22T00:05:00|30|8|COMPLETED|b|x"), -1);
   EXPECT_STREQ(err_, "End=2026-11-22T00:05:00: before the start time");
+}
+
+// A NULL line or record is -1 with a message, as every -1 is (err was left as it was).
+TEST_F(Records, NullLineOrRecordSaysSo) {
+  const char* why = "no line or no record to fill (NULL)";
+  std::snprintf(err_, sizeof err_, "stale");
+  EXPECT_EQ(epp_parse_jobcomp_line(nullptr, &r_, err_, sizeof err_), -1);
+  EXPECT_STREQ(err_, why);
+  std::snprintf(err_, sizeof err_, "stale");
+  EXPECT_EQ(epp_parse_sacct_line(kJobcomp.c_str(), nullptr, err_, sizeof err_), -1);
+  EXPECT_STREQ(err_, why);
+  EXPECT_EQ(epp_parse_sacct_line(nullptr, nullptr, nullptr, 0), -1);  // and no err at all
 }
 
 TEST_F(Records, ParsedRecordsTeachThroughLearnRecord) {
