@@ -444,7 +444,9 @@ bool save_state(const RuntimeModel& model, const std::string& path, std::string&
   std::string dir = directory_of(path);
   Fd dirfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dirfd.get() < 0 || ::fsync(dirfd.get()) != 0) {
-    error = sys_error(dir, "cannot fsync the directory");
+    // Past the rename: unlike every other failure, the new file has replaced the old one.
+    error = sys_error(dir, "cannot fsync the directory") + "; " + path +
+            " is the new state, but a crash may still bring the previous one back";
     return false;
   }
   return true;

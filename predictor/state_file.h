@@ -20,7 +20,8 @@ inline constexpr int kOldestStateSchema = 1;
 // Refused, leaving the file in place: a symlink or non-regular file at `path`, or a file
 // owned by another user. On any failure the previous file is kept (a write cut short by
 // a full disk or a kill leaves at most a PATH.tmp-XXXXXX, removed by a later load) and
-// `error` is one line naming the path.
+// `error` is one line naming the path; except when only the final fsync of the directory
+// fails: the new file is in place, not yet durable, and `error` says so.
 bool save_state(const RuntimeModel& model, const std::string& path, std::string& error);
 
 // A file itself, whatever path names it ("st/c.json", "st/./c.json", a hard link).

@@ -102,7 +102,9 @@ EPP_API int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64
 /* Persistence (JSON, schema-versioned, atomic write, mode 0600, no symlinks followed).
  * Schema 2 adds the learned model; files without one are still written as schema 1.
  * Only EPP_LOAD_OK changes the handle's history; on every other result it keeps what it
- * had (empty for a new handle). A failed save keeps the previous file. */
+ * had (empty for a new handle). A failed save (-1) keeps the previous file, except when
+ * only the final fsync of the directory fails: the new file is then in place but may not
+ * survive a crash, and err says so. */
 enum epp_load_result {
   EPP_LOAD_OK = 0,
   EPP_LOAD_MISSING = 1,  /* no file: start empty */

@@ -367,6 +367,35 @@ TEST_F(StateFileFaults, NewerSchemaIsLeftUntouched) {
   EXPECT_EQ(records_on_disk(), 1);
 }
 
+// The directory cannot be opened for its fsync (mode 0300: files can be made and renamed
+// in it, it cannot be read), after the rename: -1, and the message says the new file is
+// in place (it said nothing of the kind, as if the previous one were kept). As root, the
+// child first becomes nobody, owning the directory (root ignores mode bits).
+TEST_F(StateFileFaults, DirectoryFsyncFailureSaysTheNewFileIsInPlace) {
+  std::string said;
+  int rc = in_child(
+      [&](std::string& say) {
+        if (::geteuid() == 0 && (::chown(dir_.c_str(), 65534, 65534) != 0 || ::setgid(65534) != 0 ||
+                                 ::setuid(65534) != 0))
+          return say = std::string("cannot become nobody: ") + std::strerror(errno), 77;
+        auto p = make_predictor("");
+        teach(p.get(), 1, 7, 3600, 900, 10000);
+        if (save(p.get()) != 0) return say = err_, 1;
+        if (::chmod(dir_.c_str(), 0300) != 0) return say = std::string("cannot chmod: ") + std::strerror(errno), 77;
+        teach(p.get(), 2, 7, 3600, 300, 10100);
+        const int saved = save(p.get());
+        say = err_;
+        if (saved != -1) return say += " / returned " + std::to_string(saved), 1;
+        if (records_on_disk() != 2) return say += " / the new file is not in place", 1;
+        return 0;
+      },
+      said);
+  if (rc == 77) GTEST_SKIP() << said;
+  ASSERT_EQ(rc, 0) << said;
+  EXPECT_EQ(said, dir_.string() + ": cannot fsync the directory: Permission denied; " + path_ +
+                      " is the new state, but a crash may still bring the previous one back");
+}
+
 // The refusal follows the file, not the spelling of its path: "dir/./state.json" or a
 // hard link name the same newer file (the guard once compared path strings).
 TEST_F(StateFileFaults, NewerSchemaIsLeftUntouchedWhateverItsPathIsCalled) {
