@@ -50,11 +50,7 @@ bool parse_number(std::string_view text, double lo, double hi, double& out) {
   return true;
 }
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
+std::string number(double v) { return number_text(v, 10); }
 
 template <typename T, std::size_t N>
 std::string names(const T (&table)[N]) {

@@ -55,11 +55,7 @@ bool parse_groups(std::string_view text, unsigned& out) {
   return true;
 }
 
-std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+std::string format_number(double v) { return number_text(v, 6); }  // 6: %g's
 
 }  // namespace
 

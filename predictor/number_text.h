@@ -1,10 +1,13 @@
-// Whether a spec value is written as a plain decimal number, before strtoll/strtod read
-// it: they also take leading whitespace ("window= 3"), a '+', hexadecimal ("scale=0x10")
-// and, for an unsigned type, a negated value ("seed= -1" became 2^64-1), none of which a
-// spec means.
+// How a spec writes numbers. Read: as plain decimals, checked before strtoll/strtod read
+// them (they also take leading whitespace, "window= 3", a '+', hexadecimal, "scale=0x10",
+// and for an unsigned type a negated value: "seed= -1" became 2^64-1). Written: so they
+// read back as the same double (canonical(parse(s)) is s's canonical form).
 #ifndef EASYPP_PREDICTOR_NUMBER_TEXT_H
 #define EASYPP_PREDICTOR_NUMBER_TEXT_H
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <string_view>
 
 namespace easypp::predictor {
@@ -28,6 +31,18 @@ inline bool is_plain_real(std::string_view text) {
   for (const char c : text)
     if (!(is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) return false;
   return true;
+}
+
+// v with %.<precision>g, or with more digits if that does not read back as v (17 always
+// does): the canonical specs of values that already round-trip keep their text.
+inline std::string number_text(double v, int precision) {
+  char buf[64];
+  for (int p = precision; p < 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (std::strtod(buf, nullptr) == v) return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
 }
 
 }  // namespace easypp::predictor

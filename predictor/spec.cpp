@@ -112,11 +112,7 @@ std::string join(const std::vector<std::string_view>& keys) {
   return out.empty() ? std::string("none") : out;
 }
 
-std::string format_scale(double scale) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", scale);
-  return buf;
-}
+std::string format_scale(double scale) { return number_text(scale, 6); }  // 6: %g's
 
 }  // namespace
 

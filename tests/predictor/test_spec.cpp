@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "predictor_fixture.h"
 
@@ -52,6 +53,25 @@ TEST(Spec, CanonicalFormParsesBackToItself) {
   std::string canon = epp_predictor_spec(p.get());
   EXPECT_EQ(epp_predictor_spec(make_predictor(canon).get()), canon);
   EXPECT_NE(canon.find("scale=1.5"), std::string::npos);
+}
+
+// A number the default precision cannot hold is written with the digits it needs, so the
+// canonical form parses back to the same value (%g made under=0.0123456789 "0.0123457").
+TEST(Spec, CanonicalNumbersKeepTheirValue) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"learned:under=0.0123456789,eta=0.123456789", "under=0.0123456789,"},
+      {"learned:under=0.0123456789,eta=0.123456789", "eta=0.123456789,"},
+      {"history:scale=1.23456789", "scale=1.23456789,"},
+      {"last:scale=0.1", "scale=0.1,"},
+      {"quant:error=12.3456789012345", "error=12.3456789012345,"},
+  };
+  for (const auto& [spec, part] : cases) {
+    auto p = make_predictor(spec);
+    const std::string canonical = epp_predictor_spec(p.get());
+    EXPECT_NE(canonical.find(part), std::string::npos) << canonical;
+    auto q = make_predictor(canonical);
+    EXPECT_EQ(epp_predictor_spec(q.get()), canonical);
+  }
 }
 
 TEST(SpecErrors, UnknownKind) {
