@@ -153,6 +153,7 @@ TEST(OutOfMemory, SaveAndLoadFailTwiceInARowAndAnswer) {
   char small[8] = "";
   EXPECT_EQ(failing_twice_from(0, [&] { return epp_save(p.get(), path.c_str(), small, sizeof small); }), -1);
   EXPECT_EQ(std::string(small), path.substr(0, 7));
+  std::remove(path.c_str());
 }
 
 }  // namespace
