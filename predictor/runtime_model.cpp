@@ -242,7 +242,14 @@ bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t en
   // A job learnt without a prediction (an import from accounting, or one forgotten as
   // pending) gets the features it would have had now, before this run.
   if (trains && !predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features), known_logs(&h));
-  add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime}, y);
+  try {
+    add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime}, y);
+  } catch (...) {
+    // Out of memory, nothing learnt: pending again (as predict remembers it), so a retry
+    // learns from the features it was predicted with.
+    if (predicted) it->second.pending.remember(PendingJob{job.job_id, job.submit, std::max(1, job.procs), x});
+    throw;
+  }
   // Only once the run is stored (add_run may run out of memory), so a retried learn
   // trains once; the step allocates nothing.
   if (trains) learner_->update_to(x, y, job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));

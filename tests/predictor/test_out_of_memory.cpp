@@ -52,6 +52,13 @@ int teach_run(epp_predictor* p, int i) {
   return teach(p, static_cast<std::uint64_t>(i), kUser, i % 2 == 0 ? 3600 : 7200, 100 + 37 * (i % 5), 1000 * i);
 }
 
+// Predicts run i's job as a scheduler would before it runs (the learned kind then learns
+// from the features it predicted with).
+void predict_run(epp_predictor* p, int i) {
+  epp_job j = job(static_cast<std::uint64_t>(i), kUser, i % 2 == 0 ? 3600 : 7200, 1000 * i - (100 + 37 * (i % 5)) - 10);
+  epp_predict(p, &j);
+}
+
 std::vector<epp_run> runs_of(const epp_predictor* p) {
   std::vector<epp_run> runs(64);
   runs.resize(epp_user_runs(p, kUser, runs.data(), runs.size()));
@@ -76,15 +83,25 @@ void expect_same_handles(epp_predictor* a, epp_predictor* b, const std::string& 
 
 // For every allocation k of the learn of run `failing` (after runs 1..failing-1), fail it,
 // retry the learn, then teach more runs: the handle matches one that never failed.
-void check_spec(const std::string& spec) {
+void check_spec(const std::string& spec, bool predicted = false) {
   int failures = 0;
+  const auto teach_predicted = [predicted](epp_predictor* p, int i) {
+    if (predicted) predict_run(p, i);
+    return teach_run(p, i);
+  };
   for (int failing = 1; failing <= 20; ++failing) {
     for (int k = 0;; ++k) {
       const std::string where = spec + ", run " + std::to_string(failing) + ", allocation " + std::to_string(k);
       Predictor failed = make_predictor(spec), clean = make_predictor(spec);
+      // Predicted before the runs before it were learnt: its features differ from those
+      // it would get at its learn.
+      if (predicted) {
+        predict_run(failed.get(), failing);
+        predict_run(clean.get(), failing);
+      }
       for (int i = 1; i < failing; ++i) {
-        teach_run(failed.get(), i);
-        teach_run(clean.get(), i);
+        teach_predicted(failed.get(), i);
+        teach_predicted(clean.get(), i);
       }
       allocations_before_failure = k;
       const int first = teach_run(failed.get(), failing);
@@ -101,8 +118,8 @@ void check_spec(const std::string& spec) {
       EXPECT_EQ(teach_run(failed.get(), failing), 1) << where << " (retry)";
       // Later runs grow the storage again and read what the failed learn left.
       for (int i = failing + 1; i < failing + 20; ++i) {
-        teach_run(failed.get(), i);
-        teach_run(clean.get(), i);
+        teach_predicted(failed.get(), i);
+        teach_predicted(clean.get(), i);
       }
       expect_same_handles(failed.get(), clean.get(), where);
       if (::testing::Test::HasFailure()) return;
@@ -113,6 +130,9 @@ void check_spec(const std::string& spec) {
 }
 
 TEST(LearnOutOfMemory, LearnedRetryMatchesAHandleThatNeverFailed) { check_spec("learned"); }
+// The job was predicted: its retry learns from the features it was predicted with, as
+// the handle that never failed does.
+TEST(LearnOutOfMemory, LearnedRetryOfAPredictedJobMatchesAHandleThatNeverFailed) { check_spec("learned", true); }
 TEST(LearnOutOfMemory, HistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history"); }
 TEST(LearnOutOfMemory, ExtendedHistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history:type=extended"); }
 TEST(LearnOutOfMemory, LastRetryMatchesAHandleThatNeverFailed) { check_spec("last"); }
