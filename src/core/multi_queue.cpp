@@ -384,7 +384,8 @@ std::vector<std::string> split_slashes(const std::string& value) {
 std::unique_ptr<Policy> make_multi_queue(PolicyTraits traits, DelayRule delay, bool four_queues,
                                          PolicyParams& params) {
   MultiQueueConfig c;
-  c.name = params.name();
+  // Named by its spec (keys as given), so mq-vd:delay=600 is told apart from mq-vd.
+  c.name = params.spec();
   c.traits = std::move(traits);
   if (!four_queues) c.limits.clear();
   if (delay != DelayRule::none) {
@@ -409,7 +410,6 @@ std::unique_ptr<Policy> make_multi_queue(PolicyTraits traits, DelayRule delay, b
     }
     if (!given.empty()) {
       c.limits = parse_limits(params.text(), split_slashes(given));
-      c.name = params.spec();
     } else if (!old.empty()) {
       c.limits = parse_limits(params.text(), old);
       c.name = params.text();  // reports keep the name as written

@@ -157,7 +157,7 @@ enum class DelayRule {
 // makes three queues), or the same as positional items, mq:60:3600 (the older spelling,
 // kept as an alias; the policy is then named as written). mq-vd and mq-vd0 also take
 // delay=D_1 (seconds, the initial variable delay; paper: 2500), e.g. "mq-vd:delay=60".
-// Throws std::invalid_argument naming a bad limit.
+// The policy is named by its spec with the keys given (mq-vd:delay=60). Throws std::invalid_argument naming a bad limit.
 std::unique_ptr<Policy> make_multi_queue(PolicyTraits traits, DelayRule delay, bool four_queues,
                                          PolicyParams& params);
 

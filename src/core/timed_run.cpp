@@ -223,8 +223,9 @@ std::unique_ptr<Policy> make_timed_run(PolicyTraits traits, PolicyParams& params
   // Paper 004: the base scheduler and the trial length (90 s in its evaluation).
   const std::string base = params.word("base", "easy", {"fcfs", "easy"});
   const Time trial = params.integer("trial", 90, 0, 100'000'000);
+  // Named by its spec, as the EASY family: runs with other keys must be told apart.
   return std::make_unique<TimedRunPolicy>(
-      "timed-run", std::move(traits), base == "fcfs" ? BaseScheduler::fcfs : BaseScheduler::easy,
+      params.spec(), std::move(traits), base == "fcfs" ? BaseScheduler::fcfs : BaseScheduler::easy,
       trial);
 }
 

@@ -48,6 +48,8 @@ class TimedRunPolicy final : public Policy {
   std::string_view name() const override { return name_; }
   const PolicyTraits& traits() const override { return traits_; }
   Decision plan(const ClusterState& state) override;
+  BaseScheduler base() const { return base_; }
+  Time trial_length() const { return trial_length_; }
 
  private:
   // An entry of the base scheduler's queue.
@@ -79,7 +81,8 @@ class TimedRunPolicy final : public Policy {
 };
 
 // "timed-run" with its keys base=fcfs|easy (default easy) and trial=SECONDS (default 90),
-// on `traits` (user estimates unless a predictor replaced them). Throws
+// on `traits` (user estimates unless a predictor replaced them), named by its spec with
+// the keys given (timed-run:trial=30). Throws
 // std::invalid_argument naming a bad base= or trial=.
 std::unique_ptr<Policy> make_timed_run(PolicyTraits traits, PolicyParams& params);
 

@@ -1,8 +1,10 @@
 // easypp-sim: replay an SWF trace through one or more policies (the trace is read once).
 #include <sys/resource.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +13,7 @@
 #include "cli/command_line.h"
 #include "core/policy.h"
 #include "core/policy_params.h"
+#include "core/timed_run.h"
 #include "sim/cli.h"
 #include "measure/metrics.h"
 #include "sim/repeat_summary.h"
@@ -44,6 +47,48 @@ std::string with_cli_keys(const std::string& spec, const easypp::sim::CliOptions
   return out;
 }
 
+// The base scheduler and trial length `policy` runs with: a timed-run policy's own (its
+// keys, or --base and --trial-length filling them in); the options' for other policies.
+void set_base_and_trial(const easypp::Policy& policy, const easypp::sim::CliOptions& options,
+                        easypp::sim::RunReport& r) {
+  if (const auto* timed = dynamic_cast<const easypp::TimedRunPolicy*>(&policy)) {
+    r.base = timed->base() == easypp::BaseScheduler::fcfs ? "fcfs" : "easy";
+    r.trial_length = timed->trial_length();
+  } else {
+    r.base = options.base;
+    r.trial_length = options.trial_length;
+  }
+}
+
+// The --schedule file of one run: named after the policy (its spec), and the seed when
+// each policy runs several times.
+std::string schedule_file(const easypp::sim::CliOptions& options, const std::string& policy,
+                          std::uint64_t seed) {
+  const bool several = options.policies.size() > 1 || options.repeat > 1;
+  std::string label = policy;
+  if (options.repeat > 1) label += ".seed" + std::to_string(seed);
+  return easypp::sim::schedule_path(options.schedule, label, several);
+}
+
+// Two runs writing one --schedule file would leave only the last one's: refuse such a
+// run before simulating (the same spec given twice). Returns the message, or "".
+std::string clashing_schedule_files(const std::vector<std::unique_ptr<easypp::Policy>>& policies,
+                                    const easypp::sim::CliOptions& options) {
+  std::map<std::string, std::string> writer;  // path -> policy
+  for (const auto& policy : policies) {
+    const std::string name(policy->name());
+    for (int k = 0; k < options.repeat; ++k) {
+      const std::string path = schedule_file(options, name, options.seed + static_cast<std::uint64_t>(k));
+      const auto [it, added] = writer.emplace(path, name);
+      if (!added) {
+        return "--schedule: policies " + it->second + " and " + name + " would both write " +
+               path + " (give each policy once)";
+      }
+    }
+  }
+  return "";
+}
+
 int run(const easypp::sim::CliOptions& options) {
   using namespace easypp;
   using namespace easypp::sim;
@@ -66,6 +111,12 @@ int run(const easypp::sim::CliOptions& options) {
       policies.push_back(make_policy(with_cli_keys(name, options), these));
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "easypp-sim: %s\n", e.what());
+      return 2;
+    }
+  }
+  if (!options.schedule.empty()) {
+    if (const std::string clash = clashing_schedule_files(policies, options); !clash.empty()) {
+      std::fprintf(stderr, "easypp-sim: %s\n", clash.c_str());
       return 2;
     }
   }
@@ -105,16 +156,14 @@ int run(const easypp::sim::CliOptions& options) {
         return 2;
       }
       if (!options.schedule.empty()) {
-        const bool several = options.policies.size() > 1 || options.repeat > 1;
-        std::string label = outcome.policy;
-        if (options.repeat > 1) label += ".seed" + std::to_string(run_options.seed);
-        write_schedule(schedule_path(options.schedule, label, several), workload, outcome);
+        write_schedule(schedule_file(options, outcome.policy, run_options.seed), workload, outcome);
       }
       RunReport r;
       r.policy = outcome.policy;
       r.predictor = outcome.predictor;
+      set_base_and_trial(*policy, options, r);
       r.metrics = measure::compute_metrics(outcome);
-      r.preempt = measure::compute_preempt_metrics(outcome, options.trial_length);
+      r.preempt = measure::compute_preempt_metrics(outcome, r.trial_length);
       r.events = outcome.events;
       r.passes = outcome.passes;
       r.sim_seconds = outcome.sim_seconds;

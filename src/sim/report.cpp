@@ -112,11 +112,11 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   num("peak_rss_mb", run.peak_rss_mb, 1);
   f.push_back({"invariants_checked", c.invariants_checked ? "true" : "false", false});
   // Papers 002/004 (src/measure/preempt_metrics.h): kill and requeue, strict fairness and
-  // reservation violations (any policy), failing and short jobs (short: runtime <=
-  // --trial-length).
+  // reservation violations (any policy), failing and short jobs (short: runtime <= the
+  // trial length).
   const measure::PreemptMetrics& p = run.preempt;
-  text("base", o.base);
-  intg("trial_length", o.trial_length);
+  text("base", run.base);
+  intg("trial_length", run.trial_length);
   intg("reservation_violations", p.reservation.violations);
   num("rv_mean_parallelism", p.reservation.mean_parallelism);
   num("rv_dtr_avg_min", p.reservation.dtr_mean_min);

@@ -20,6 +20,10 @@ struct RunReport {
   std::string predictor;  // canonical spec
   measure::Metrics metrics;
   measure::PreemptMetrics preempt;  // papers 002/004 (kill and requeue, fairness, failing jobs)
+  // A timed-run policy's own base scheduler and trial length (the trial length is also
+  // what "short" means in `preempt`); for other policies --base and --trial-length.
+  std::string base = "easy";
+  Time trial_length = 90;
   std::int64_t events = 0;
   std::int64_t passes = 0;
   double sim_seconds = 0;

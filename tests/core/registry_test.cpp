@@ -136,7 +136,9 @@ TEST(Registry, KeysAreReadByTheirPolicy) {
   expect_error("easy++:depth=2,depth=3", "key depth given twice");
   expect_error("conservative:depth=2", "policy conservative: depth=2: not a key of this policy");
   expect_error("timed-run:base=sjf", "policy timed-run: base=sjf: expected fcfs|easy");
-  EXPECT_EQ(make_policy("timed-run:base=fcfs,trial=60")->name(), "timed-run");
+  // Named by its spec, so runs with other keys are told apart (as the EASY family).
+  EXPECT_EQ(make_policy("timed-run:base=fcfs,trial=60")->name(), "timed-run:base=fcfs,trial=60");
+  EXPECT_EQ(make_policy("timed-run")->name(), "timed-run");
 }
 
 // depth=N gives N reservations per pass (hand-computed in node_easy_test's

@@ -178,6 +178,82 @@ TEST(Program, ScheduleFileListsEveryJobsStart) {
   EXPECT_EQ(jobs[4], "5 2 13 8 1 -1 -1 1 8 -1 1 5 -1 -1 -1 -1 -1 -1");
 }
 
+// Runs of one family with other keys are told apart: each is named by its spec (both
+// timed-run runs were once "timed-run", and trial=600's schedule overwrote trial=30's in
+// s.timed-run.csv), and each writes its own --schedule file.
+TEST(Program, PoliciesWithOtherKeysWriteTheirOwnScheduleFiles) {
+  const std::string s = ::testing::TempDir() + "/keys_sched";
+  for (const char* name : {".timed-run", ".timed-run:trial=30", ".timed-run:trial=600",
+                           ".easy++:depth=4"}) {
+    std::remove((s + name + ".csv").c_str());
+  }
+  Ran r = run_program("--trace " + testing::data_path("trial_lengths.swf") +
+                      " --policy timed-run:trial=30,timed-run:trial=600,easy++:depth=4"
+                      " --schedule " + s + ".csv --format csv");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(std::ifstream(s + ".timed-run:trial=30.csv").good());
+  EXPECT_TRUE(std::ifstream(s + ".timed-run:trial=600.csv").good());
+  EXPECT_TRUE(std::ifstream(s + ".easy++:depth=4.csv").good());
+  EXPECT_FALSE(std::ifstream(s + ".timed-run.csv").good());
+  // The header, then one row per policy, its spec first.
+  std::vector<std::string> rows;
+  for (std::size_t from = 0, nl; from < r.out.size(); from = nl + 1) {
+    nl = r.out.find('\n', from);
+    if (nl == std::string::npos) nl = r.out.size();
+    rows.push_back(r.out.substr(from, nl - from));
+  }
+  ASSERT_EQ(rows.size(), 4u) << r.out;
+  EXPECT_EQ(rows[1].rfind("timed-run:trial=30,", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[2].rfind("timed-run:trial=600,", 0), 0u) << rows[2];
+  EXPECT_EQ(rows[3].rfind("easy++:depth=4,", 0), 0u) << rows[3];
+
+  Ran mq = run_program("--trace " + testing::data_path("trial_lengths.swf") +
+                       " --policy mq-vd:delay=600,mq-vd --format json");
+  ASSERT_EQ(mq.status, 0) << mq.out;
+  EXPECT_NE(mq.out.find("\"policy\": \"mq-vd:delay=600\""), std::string::npos) << mq.out;
+  EXPECT_NE(mq.out.find("\"policy\": \"mq-vd\""), std::string::npos) << mq.out;
+}
+
+// Two runs that would still write one file (the same spec twice; --trial-length filling
+// in the key the other gives) are refused before simulating, naming the file.
+TEST(Program, RunsSharingAScheduleFileAreRefused) {
+  const std::string s = ::testing::TempDir() + "/twice_sched.csv";
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                      " --policy easy,easy --schedule " + s);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--schedule: policies easy and easy would both write"), std::string::npos)
+      << r.out;
+  r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                  " --policy timed-run,timed-run:trial=30 --trial-length 30 --schedule " + s);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("timed-run:trial=30 and timed-run:trial=30 would both write"),
+            std::string::npos) << r.out;
+  // Without --schedule nothing is written, so the same spec twice is fine.
+  EXPECT_EQ(run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                        " --policy easy,easy --format csv").status, 0);
+}
+
+// A timed-run spec's own keys are what it reports and what "short" means: trial=30,base=fcfs
+// once reported base easy, trial_length 90 and 3 short jobs (the --base/--trial-length
+// defaults). The older spelling --trial-length 30 --base fcfs reports the same.
+TEST(Program, TimedRunReportsItsOwnBaseAndTrialLength) {
+  for (const char* policy : {"timed-run:trial=30,base=fcfs",
+                             "timed-run --trial-length 30 --base fcfs"}) {
+    Ran r = run_program("--trace " + testing::data_path("trial_lengths.swf") + " --policy " +
+                        policy + " --format json");
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"base\": \"fcfs\","), std::string::npos) << policy << ": " << r.out;
+    EXPECT_NE(r.out.find("\"trial_length\": 30,"), std::string::npos) << policy << ": " << r.out;
+    EXPECT_NE(r.out.find("\"jobs_short\": 1,"), std::string::npos) << policy << ": " << r.out;
+  }
+  // Other policies: the options (a short job there is one within --trial-length).
+  Ran easy = run_program("--trace " + testing::data_path("trial_lengths.swf") +
+                         " --policy easy --format json");
+  ASSERT_EQ(easy.status, 0) << easy.out;
+  EXPECT_NE(easy.out.find("\"trial_length\": 90,"), std::string::npos) << easy.out;
+  EXPECT_NE(easy.out.find("\"jobs_short\": 3,"), std::string::npos) << easy.out;
+}
+
 // One --predictor for a run of several policies applies to those planning on predictions
 // and leaves easy (estimates) as named, with a note.
 TEST(Program, PredictorAppliesToPredictionPoliciesOfAMixedRun) {
