@@ -127,6 +127,7 @@ int run(const easypp::sim::CliOptions& options) {
     std::fprintf(stderr, "easypp-sim: %s\n", e.what());
     return 1;
   }
+  for (const std::string& note : trace.notes) std::fprintf(stderr, "easypp-sim: note: %s\n", note.c_str());
   Workload workload;
   try {
     workload = prepare(trace, options.workload);

@@ -160,9 +160,11 @@ std::string_view trim(std::string_view s) {
 }
 
 // "; Key: value" comment lines. Only the keys the simulator uses are interpreted;
-// values may carry notes after the number ("1664 (72, 1368, 224)").
-void parse_header_line(std::string_view comment, Header& header, const std::string& path,
-                       int line_no) {
+// values may carry notes after the number ("1664 (72, 1368, 224)"). Header lines are
+// free-form comments, so a value that is not a number ("N/A") leaves its field unset
+// with a note in `notes`, rather than failing a run that may not need it (--procs).
+void parse_header_line(std::string_view comment, Header& header,
+                       std::vector<std::string>& notes, const std::string& path, int line_no) {
   comment = trim(comment);
   size_t colon = comment.find(':');
   if (colon == std::string_view::npos) return;
@@ -172,15 +174,17 @@ void parse_header_line(std::string_view comment, Header& header, const std::stri
     std::int64_t x = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
     if (ec != std::errc()) {
-      throw ParseError(where(path, line_no) + std::string(key) + " is not a number: '" +
-                       std::string(value) + "'");
+      notes.push_back(where(path, line_no) + std::string(key) + " is not a number: '" +
+                      std::string(value) + "': left unset");
+      return false;
     }
     out = x;
+    return true;
   };
   std::int64_t x = 0;
   // A size: 0 or less means unknown (left unset); more than an int holds is an error.
   auto size = [&](const char* name, int& out) {
-    first_number(x);
+    if (!first_number(x)) return;
     if (x > 2147483647) {
       throw ParseError(where(path, line_no) + name + ": " + std::to_string(x) + ": out of range (at most 2147483647)");
     }
@@ -191,8 +195,7 @@ void parse_header_line(std::string_view comment, Header& header, const std::stri
   } else if (key == "MaxNodes") {
     size("MaxNodes", header.max_nodes);
   } else if (key == "UnixStartTime") {
-    first_number(x);
-    header.unix_start_time = x;
+    if (first_number(x)) header.unix_start_time = x;
   } else if (key == "Acknowledge") {
     header.acknowledge.emplace_back(value);
   }
@@ -215,7 +218,7 @@ Trace read(const std::string& path, const ReadOptions& options) {
     if (body.empty()) continue;
     try {
       if (body.front() == ';') {
-        parse_header_line(body.substr(1), trace.header, path, line_no);
+        parse_header_line(body.substr(1), trace.header, trace.notes, path, line_no);
         continue;
       }
       trace.records.push_back(parse_record(body, path, line_no));

@@ -48,6 +48,9 @@ struct Trace {
   std::vector<Record> records;  // sorted stably by submit time
   int skipped_lines = 0;        // malformed lines skipped (only with skip_bad)
   bool was_unsorted = false;    // submit times went backwards somewhere in the file
+  // Header lines whose value could not be used (the field is left unset), each
+  // "FILE:LINE: why", for the caller to show.
+  std::vector<std::string> notes;
 };
 
 struct ReadOptions {

@@ -271,6 +271,23 @@ TEST(Program, MalformedTraceNamesFileLine) {
   EXPECT_NE(r.out.find(path + ":3: expected 18 fields, found 17"), std::string::npos) << r.out;
 }
 
+// A header value that is not a number is a note, not a failure: with --procs the run
+// goes on (it once exited 1 with "m.swf:1: MaxProcs is not a number").
+TEST(Program, NonNumericMaxProcsWithProcsRuns) {
+  const std::string path = ::testing::TempDir() + "/maxprocs_na.swf";
+  std::ofstream(path) << "; MaxProcs: N/A\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  Ran r = run_program("--trace " + path + " --policy easy --procs 8 --format csv");
+  EXPECT_EQ(r.status, 0) << r.out;
+  const std::string note = "easypp-sim: note: " + path + ":1: MaxProcs is not a number: 'N/A': left unset\n";
+  EXPECT_NE(r.out.find(note), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(note, r.out.find(note) + 1), std::string::npos) << "one note: " << r.out;
+  // Without --procs the size is unknown, and the run says what to give.
+  r = run_program("--trace " + path + " --policy easy");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("use --procs N"), std::string::npos) << r.out;
+  std::remove(path.c_str());
+}
+
 TEST(Program, JsonHasOneLinePerPolicyWithRequiredKeys) {
   Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
                       " --policy easy,fcfs --format json");

@@ -240,20 +240,26 @@ TEST(SwfReader, MissingFileIsAnError) {
   EXPECT_THROW(easypp::swf::read(data("no-such-file.swf")), ParseError);
 }
 
-TEST(SwfReader, BadMaxProcsHeaderNamesLine) {
+// Header lines are free-form comments: a value that is not a number leaves its field
+// unset with one note naming FILE:LINE (a non-numeric MaxProcs once stopped every run,
+// even one given --procs).
+TEST(SwfReader, NonNumericHeaderIsLeftUnsetWithANote) {
   std::string path = scratch("bad-header.swf");
   {
     std::ofstream out(path);
-    out << "; MaxProcs: many\n";
+    out << "; MaxProcs: many\n; MaxNodes: N/A\n; UnixStartTime: unknown\n"
+        << "1 0 0 10 1 -1 -1 1 200 -1 1 1 1 -1 -1 -1 -1 -1\n";
   }
-  try {
-    easypp::swf::read(path);
-    std::filesystem::remove(path);
-    FAIL() << "a non-numeric MaxProcs must throw";
-  } catch (const ParseError& e) {
-    std::filesystem::remove(path);
-    EXPECT_EQ(std::string(e.what()), path + ":1: MaxProcs is not a number: 'many'");
-  }
+  const Trace t = easypp::swf::read(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(t.header.max_procs, -1);
+  EXPECT_EQ(t.header.max_nodes, -1);
+  EXPECT_EQ(t.header.unix_start_time, -1);
+  EXPECT_EQ(t.records.size(), 1u);
+  EXPECT_EQ(t.notes, (std::vector<std::string>{
+                         path + ":1: MaxProcs is not a number: 'many': left unset",
+                         path + ":2: MaxNodes is not a number: 'N/A': left unset",
+                         path + ":3: UnixStartTime is not a number: 'unknown': left unset"}));
 }
 
 TEST(SwfReader, RealTraceThunderIsSorted) {
