@@ -80,7 +80,7 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       if (o.schedule.empty()) s.bad(o.schedule, "empty file name");
     } else if (arg == "--procs") {
       std::string v = s.value();
-      o.workload.procs = static_cast<int>(parse_integer(arg, v, 1, 100000000));
+      o.workload.procs = static_cast<int>(parse_integer(arg, v, 1, kMaxMachineProcs));
     } else if (arg == "--machine") {
       std::string v = s.value();
       try {

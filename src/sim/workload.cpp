@@ -47,10 +47,15 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
       throw std::invalid_argument("--procs and --machine both give the machine's size: use one");
     }
     const std::int64_t cpus = w.machine->total_cpus();
-    if (cpus > 100000000) throw std::invalid_argument("--machine: more than 10^8 CPUs in all");
+    if (cpus > kMaxMachineProcs) throw std::invalid_argument("--machine: more than 10^8 CPUs in all");
     w.procs = static_cast<int>(cpus);
   } else if (options.whole_nodes) {
     throw std::invalid_argument("--whole-nodes needs --machine (the nodes to take whole)");
+  }
+  if (options.procs <= 0 && !w.machine && w.procs > kMaxMachineProcs) {
+    throw std::invalid_argument(trace.path + ": header MaxProcs: " + std::to_string(w.procs) +
+                                ": more than 10^8 processors, the simulator's bound: use "
+                                "--procs N (at most 100000000)");
   }
   if (w.procs <= 0) {
     throw std::invalid_argument(trace.path +

@@ -19,6 +19,10 @@ namespace easypp::sim {
 // archive's cleaned logs fill in when the request was not recorded).
 enum class SizeFrom { requested, allocated };
 
+// The largest machine the simulator takes, in processors, however it is given (--procs,
+// --machine, the header's MaxProcs): per-processor state beyond it exhausts memory.
+inline constexpr int kMaxMachineProcs = 100'000'000;
+
 struct WorkloadOptions {
   SizeFrom size_from = SizeFrom::requested;
   int procs = 0;               // machine size; 0: the header's MaxProcs
@@ -56,7 +60,7 @@ struct Workload {
 };
 
 // Throws std::invalid_argument when the machine size is unknown (no MaxProcs, no --procs)
-// or an option is out of range.
+// or above kMaxMachineProcs, or an option is out of range.
 Workload prepare(const swf::Trace& trace, const WorkloadOptions& options);
 
 }  // namespace easypp::sim

@@ -90,6 +90,36 @@ TEST(Workload, UnknownMachineSizeIsAnError) {
   }
 }
 
+// The header's MaxProcs has the bound --procs has (10^8): beyond it the run is refused
+// naming the file and the field (MaxProcs 2000000000 with 1.5e9-processor jobs once ended
+// in std::bad_alloc). --procs replaces the header's size.
+TEST(Workload, HeaderMaxProcsAboveTheBoundIsAnError) {
+  swf::Trace t;
+  t.path = "big.swf";
+  t.header.max_procs = 2000000000;
+  swf::Record r;
+  r.submit = 0;
+  r.runtime = 10;
+  r.requested_procs = 1500000000;
+  r.requested_time = 10;
+  t.records.push_back(r);
+  try {
+    prepare(t, {});
+    FAIL() << "MaxProcs 2000000000 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "big.swf: header MaxProcs: 2000000000: more than 10^8 processors, the "
+              "simulator's bound: use --procs N (at most 100000000)");
+  }
+  WorkloadOptions o;
+  o.procs = 8;
+  const Workload w = prepare(t, o);
+  EXPECT_EQ(w.procs, 8);
+  EXPECT_EQ(w.dropped_too_wide, 1);
+  t.header.max_procs = kMaxMachineProcs;  // the bound itself is a machine size
+  EXPECT_EQ(prepare(t, {}).procs, kMaxMachineProcs);
+}
+
 TEST(Workload, BadFactorsAreErrors) {
   swf::Trace t = swf::read(data_path("workload_fields.swf"));
   WorkloadOptions o;
