@@ -137,6 +137,12 @@ Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options
     m.corrections_sd = c.stddev;
     m.reservation_rate_pct = 100.0 * static_cast<double>(with_reservation) / n;
     m.delay_rate_pct = 100.0 * static_cast<double>(delays.size()) / n;
+  } else {
+    // An average over no job is undefined, not 0 (bounded slowdown is never below 1).
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    m.avg_wait_min = m.avg_bsld = m.avg_slowdown = m.accuracy_pct = none;
+    m.corrections_mean = m.corrections_sd = none;
+    m.reservation_rate_pct = m.delay_rate_pct = none;
   }
   for (std::size_t c = 0; c < class_sum.size(); ++c) {
     m.avg_slowdown_class[c] = class_count[c] > 0

@@ -26,6 +26,8 @@ struct Distribution {
 struct Metrics {
   std::int64_t jobs = 0;     // simulated jobs
   std::int64_t counted = 0;  // jobs in the averages (warm-up and cool-down left out)
+  // The averages over counted jobs (wait, slowdowns, accuracy, corrections and the
+  // reservation and delay rates) are NaN when no job is counted.
   double avg_wait_min = 0;
   double avg_bsld = 0;      // max(1, (Tw + Tr) / max(10 s, Tr))
   double avg_slowdown = 0;  // (Tw + Tr) / max(1 s, Tr)
@@ -64,7 +66,8 @@ Distribution distribution_of(std::vector<double>& values);
 Metrics compute_metrics(const SimOutcome& outcome, const MetricsOptions& options = {});
 
 // Only compute_metrics' avg_wait_min and avg_bsld (the sweep's two numbers), the same
-// jobs summed in the same order, so both are bit for bit compute_metrics' own.
+// jobs summed in the same order, so both are bit for bit compute_metrics' own - except
+// over no counted job, where these are 0 (the sweep's results file holds numbers >= 0).
 struct WaitAndSlowdown {
   double avg_wait_min = 0;
   double avg_bsld = 0;

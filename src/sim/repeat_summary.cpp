@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 
 namespace easypp::sim {
 namespace {
 
 std::string number(double v) {
+  if (!std::isfinite(v)) return "null";  // no run had the average (nothing counted)
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
@@ -40,9 +42,16 @@ void add(std::string& out, const char* name, const Spread& s) {
 
 }  // namespace
 
-Spread spread_of(const std::vector<double>& values) {
+Spread spread_of(const std::vector<double>& given) {
+  // A run with nothing counted has no average (NaN): the spread is over the others.
+  std::vector<double> values;
+  for (double v : given)
+    if (std::isfinite(v)) values.push_back(v);
   Spread s;
-  if (values.empty()) return s;
+  if (values.empty()) {
+    s.mean = s.sd = s.min = s.max = std::numeric_limits<double>::quiet_NaN();
+    return s;
+  }
   double sum = 0;
   for (double v : values) sum += v;
   const double n = static_cast<double>(values.size());
@@ -91,10 +100,13 @@ std::string summary_table(const std::vector<RepeatSummary>& all) {
   out += line;
   for (const RepeatSummary& s : all) {
     const std::string seeds = std::to_string(s.first_seed) + "-" + std::to_string(s.first_seed + s.runs - 1);
-    const std::string bsld = number(s.avg_bsld.mean) + " +- " + number(s.avg_bsld.sd) + " (" +
-                             number(s.avg_bsld.min) + "-" + number(s.avg_bsld.max) + ")";
-    const std::string wait = number(s.avg_wait_min.mean) + " +- " + number(s.avg_wait_min.sd) + " (" +
-                             number(s.avg_wait_min.min) + "-" + number(s.avg_wait_min.max) + ")";
+    // "-" when no run counted a job (as in the runs' table).
+    auto spread = [](const Spread& x) {
+      if (!std::isfinite(x.mean)) return std::string("-");
+      return number(x.mean) + " +- " + number(x.sd) + " (" + number(x.min) + "-" + number(x.max) + ")";
+    };
+    const std::string bsld = spread(s.avg_bsld);
+    const std::string wait = spread(s.avg_wait_min);
     std::snprintf(line, sizeof line, "%-14s %5d %9s  %-44s %s\n", s.policy.c_str(), s.runs, seeds.c_str(),
                   bsld.c_str(), wait.c_str());
     out += line;

@@ -30,6 +30,7 @@ struct RepeatSummary {
   Spread utilization_pct;
 };
 
+// Over the finite values (a run that counted no job has NaN averages); all NaN when none.
 Spread spread_of(const std::vector<double>& values);
 
 // `runs` are the repeats of one policy, in seed order.

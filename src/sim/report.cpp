@@ -43,8 +43,16 @@ std::string csv_escape(const std::string& s) {
   return out + "\"";
 }
 
+// A table cell: "-" for an average over no job (NaN; null in JSON, empty in CSV).
+std::string cell(double x, int decimals) {
+  if (!std::isfinite(x)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
 std::string change(double value, double base) {
-  if (base == 0) return "";
+  if (base == 0 || !std::isfinite(base) || !std::isfinite(value)) return "";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.0f%%", 100.0 * (value - base) / base);
   return buf;
@@ -208,12 +216,14 @@ std::string table(const std::vector<RunReport>& runs, const RunContext& c) {
   // arrival (see easypp-sim(1)); on a tiny trace that can be all of them.
   for (const RunReport& r : runs) {
     const measure::Metrics& m = r.metrics;
-    std::string corr = number(m.corrections_mean, 2) + "±" + number(m.corrections_sd, 2);
+    const std::string corr = std::isfinite(m.corrections_mean)
+                                 ? number(m.corrections_mean, 2) + "±" + number(m.corrections_sd, 2)
+                                 : "-";
     std::snprintf(line, sizeof line,
-                  "%-14s %8lld %10.1f %6s %9.2f %6s %8.1f %12s %7.1f %9.1f %8.2f\n",
-                  r.policy.c_str(), static_cast<long long>(m.counted), m.avg_wait_min,
-                  change(m.avg_wait_min, base.avg_wait_min).c_str(),
-                  m.avg_bsld, change(m.avg_bsld, base.avg_bsld).c_str(), m.accuracy_pct,
+                  "%-14s %8lld %10s %6s %9s %6s %8s %12s %7.1f %9.1f %8.2f\n",
+                  r.policy.c_str(), static_cast<long long>(m.counted), cell(m.avg_wait_min, 1).c_str(),
+                  change(m.avg_wait_min, base.avg_wait_min).c_str(), cell(m.avg_bsld, 2).c_str(),
+                  change(m.avg_bsld, base.avg_bsld).c_str(), cell(m.accuracy_pct, 1).c_str(),
                   corr.c_str(), m.utilization_pct, m.max_wait_min, r.sim_seconds);
     out += line;
   }

@@ -1,9 +1,14 @@
 // Metrics of paper 000 on a 3-job trace worked out by hand (tests/sim/data/metrics_3jobs.swf).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "measure/metrics.h"
+#include "sim/repeat_summary.h"
+#include "sim/report.h"
 #include "sim_test_support.h"
 
 namespace easypp::sim {
@@ -123,6 +128,58 @@ TEST(Metrics, SlowdownOfAZeroRuntimeCountsItAsOneSecond) {
   measure::Metrics m = measure::compute_metrics(o, measure::MetricsOptions{0.0});
   ASSERT_EQ(m.counted, 2);
   EXPECT_DOUBLE_EQ(m.avg_slowdown, (1.0 + 34.0) / 2);
+}
+
+// An average over no counted job is undefined: NaN, printed null in JSON, empty in CSV
+// and "-" in the tables, as the per-class averages already were (avg_bsld once printed
+// 0.0000 although bounded slowdown is never below 1).
+TEST(Metrics, AveragesOverNoCountedJobAreUndefined) {
+  measure::SimOutcome o;
+  o.procs = 4;
+  measure::JobOutcome j;  // the only job ends after the last arrival (t=0): not counted
+  j.submit = 0;
+  j.start = 0;
+  j.end = 10;
+  j.runtime = 10;
+  j.procs = 1;
+  j.end_rank = 0;
+  o.jobs.push_back(j);
+  o.last_end = 10;
+  o.busy_proc_seconds = 10;
+  const measure::Metrics m = measure::compute_metrics(o);
+  ASSERT_EQ(m.counted, 0);
+  for (double average : {m.avg_wait_min, m.avg_bsld, m.avg_slowdown, m.accuracy_pct,
+                         m.corrections_mean, m.corrections_sd, m.reservation_rate_pct,
+                         m.delay_rate_pct}) {
+    EXPECT_TRUE(std::isnan(average)) << average;
+  }
+  EXPECT_DOUBLE_EQ(m.utilization_pct, 100.0 * 10 / (10 * 4)) << "not an average over jobs";
+
+  Workload w;
+  w.trace = "one.swf";
+  w.procs = 4;
+  const CliOptions options;
+  RunReport r;
+  r.policy = "easy";
+  r.metrics = m;
+  const RunContext context{&w, &options, 0, false};
+  const std::string json = json_line(r, context);
+  EXPECT_NE(json.find("\"avg_bsld\": null,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"avg_wait_min\": null,"), std::string::npos) << json;
+  EXPECT_EQ(json.find("nan"), std::string::npos) << json;
+  EXPECT_NE(csv_row(r, context).find("easy,one.swf,1,0,4,,,,"), std::string::npos)
+      << csv_row(r, context);
+  const std::string t = table({r}, context);
+  EXPECT_EQ(t.find("nan"), std::string::npos) << t;
+  EXPECT_NE(t.find("easy                  0          -"), std::string::npos) << t;
+
+  // --repeat: the spread is over the runs that counted jobs; null when none did.
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_DOUBLE_EQ(spread_of({none, 2, 4}).mean, 3);
+  EXPECT_DOUBLE_EQ(spread_of({none, 2, 4}).min, 2);
+  const std::string summary = summary_json(summarize({r, r}, 1));
+  EXPECT_NE(summary.find("\"avg_bsld_mean\":null,"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("nan"), std::string::npos) << summary;
 }
 
 TEST(Metrics, DistributionMedianOfEvenAndOddCounts) {
