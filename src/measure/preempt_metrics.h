@@ -8,7 +8,9 @@
 // Paper 004 (timed runs): average and maximum wait of all, failing, short and failed
 // short jobs (Figs. 4, 6, 8, 9).
 //
-// Priority is submission order (the simulator's FCFS queue order, job index).
+// Priority is submission order (the simulator's FCFS queue order, job index). The
+// outcome records no nodes, so on a Machine the checkers and loads count a pool of its
+// CPUs, each job holding its own processors (doc/easypp-sim.1, "Metrics on nodes").
 // Definitions, one line each, are in doc/easypp-sim.1 (section KILL AND REQUEUE).
 #ifndef EASYPP_MEASURE_PREEMPT_METRICS_H
 #define EASYPP_MEASURE_PREEMPT_METRICS_H
