@@ -55,9 +55,12 @@ void write_rows(std::FILE* f, const std::string& path, const Workload& w, const 
                    static_cast<long long>(o.prediction_at_start), o.corrections,
                    o.backfilled ? 1 : 0, o.restarts);
     } else {
+      // Field 9 is the user's estimate: unknown (-1) when the trace had none, not the
+      // runtime that stood in for it.
+      const long long requested_time = s.estimate_from_runtime ? -1 : static_cast<long long>(s.job.estimate);
       std::fprintf(f, "%lld %lld %lld %lld %d -1 -1 %d %lld -1 %d %lld -1 %lld -1 -1 -1 -1\n",
                    static_cast<long long>(s.swf_job), static_cast<long long>(o.submit), wait,
-                   runtime, o.procs, o.procs, static_cast<long long>(s.job.estimate),
+                   runtime, o.procs, o.procs, requested_time,
                    swf_status(o), user_of(s), static_cast<long long>(s.application));
     }
   }

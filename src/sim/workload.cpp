@@ -107,6 +107,7 @@ Workload prepare(const swf::Trace& trace, const WorkloadOptions& options) {
     Time estimate = r.requested_time;
     if (estimate <= 0) {
       ++w.estimate_from_runtime;
+      s.estimate_from_runtime = true;
       estimate = r.runtime;
     }
     estimate = static_cast<Time>(

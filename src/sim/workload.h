@@ -42,6 +42,7 @@ struct SimJob {
   int end_state = 0;          // epp_end_state derived from the SWF status
   std::int64_t swf_job = -1;  // the SWF job number, for reports
   std::int64_t application = -1;  // SWF executable number (-1 unknown): paper 003's categories
+  bool estimate_from_runtime = false;  // the trace gave no estimate (-1 or 0): runtime stood in
 };
 
 struct Workload {

@@ -254,6 +254,30 @@ TEST(Program, TimedRunReportsItsOwnBaseAndTrialLength) {
   EXPECT_NE(easy.out.find("\"jobs_short\": 3,"), std::string::npos) << easy.out;
 }
 
+// The SWF schedule's field 9 (requested time) is the log's: where the log had none (-1
+// or 0) it stays -1, not the runtime the simulator used as the estimate (it once wrote
+// 10 and 20 here).
+TEST(Program, ScheduleKeepsAnUnknownRequestedTimeUnknown) {
+  const std::string trace = ::testing::TempDir() + "/no_estimate.swf";
+  const std::string out = ::testing::TempDir() + "/no_estimate.out.swf";
+  std::ofstream(trace) << "; MaxProcs: 4\n"
+                       << "1 0 -1 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                       << "2 0 -1 20 1 -1 -1 1 0 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                       << "3 0 -1 30 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  Ran r = run_program("--trace " + trace + " --policy easy --schedule " + out);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream swf(out);
+  std::vector<std::string> jobs;
+  for (std::string line; std::getline(swf, line);)
+    if (!line.empty() && line[0] != ';') jobs.push_back(line);
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0], "1 0 0 10 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1");
+  EXPECT_EQ(jobs[1], "2 0 0 20 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1");
+  EXPECT_EQ(jobs[2], "3 0 0 30 1 -1 -1 1 60 -1 1 1 -1 -1 -1 -1 -1 -1");
+  std::remove(trace.c_str());
+  std::remove(out.c_str());
+}
+
 // One --predictor for a run of several policies applies to those planning on predictions
 // and leaves easy (estimates) as named, with a note.
 TEST(Program, PredictorAppliesToPredictionPoliciesOfAMixedRun) {
