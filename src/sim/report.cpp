@@ -104,7 +104,9 @@ std::vector<Field> fields_of(const RunReport& run, const RunContext& c) {
   text("size_from", o.workload.size_from == SizeFrom::allocated ? "allocated" : "requested");
   num("load_factor", o.workload.load_factor);
   num("estimate_factor", o.workload.estimate_factor);
-  intg("seed", static_cast<std::int64_t>(o.seed));
+  // Unsigned: --seed goes up to 2^63 - 1 and --repeat adds to it (the predictor's spec
+  // prints it so too).
+  f.push_back({"seed", std::to_string(o.seed), false});
   intg("dropped_too_wide", w.dropped_too_wide);
   intg("dropped_unknown_size", w.dropped_unknown_size);
   intg("dropped_unknown_submit", w.dropped_unknown_submit);

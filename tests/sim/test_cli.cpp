@@ -278,6 +278,17 @@ TEST(Program, ScheduleKeepsAnUnknownRequestedTimeUnknown) {
   std::remove(out.c_str());
 }
 
+// --repeat adds to --seed, which goes up to 2^63 - 1: the next seed is 2^63, reported
+// as such (it once printed -9223372036854775808 while the predictor's spec said ...808).
+TEST(Program, RepeatSeedsPastTheLargestSignedSeedStayPositive) {
+  Ran r = run_program("--trace " + testing::data_path("fig1_easy.swf") +
+                      " --policy easy --seed 9223372036854775807 --repeat 2 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"seed\": 9223372036854775807,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"seed\": 9223372036854775808,"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"seed\": -"), std::string::npos) << r.out;
+}
+
 // One --predictor for a run of several policies applies to those planning on predictions
 // and leaves easy (estimates) as named, with a note.
 TEST(Program, PredictorAppliesToPredictionPoliciesOfAMixedRun) {
