@@ -128,6 +128,11 @@ int run(const easypp::sim::CliOptions& options) {
     return 1;
   }
   for (const std::string& note : trace.notes) std::fprintf(stderr, "easypp-sim: note: %s\n", note.c_str());
+  // The reader sorts such a log; say so, since it is not the order the archive gave.
+  if (trace.was_unsorted) {
+    std::fprintf(stderr, "easypp-sim: note: %s: submit times go backwards; jobs sorted by submit time\n",
+                 options.trace.c_str());
+  }
   Workload workload;
   try {
     workload = prepare(trace, options.workload);

@@ -289,6 +289,23 @@ TEST(Program, RepeatSeedsPastTheLargestSignedSeedStayPositive) {
   EXPECT_EQ(r.out.find("\"seed\": -"), std::string::npos) << r.out;
 }
 
+// A log whose submit times go backwards is sorted, and the run says so once (it was
+// sorted silently); a sorted log gives no note.
+TEST(Program, UnsortedTraceIsSortedWithANote) {
+  const std::string trace = ::testing::TempDir() + "/unsorted.swf";
+  std::ofstream(trace) << "; MaxProcs: 4\n"
+                       << "1 50 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                       << "2 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  Ran r = run_program("--trace " + trace + " --policy easy --format csv");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string note = "easypp-sim: note: " + trace + ": submit times go backwards; jobs sorted by submit time\n";
+  EXPECT_NE(r.out.find(note), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(note, r.out.find(note) + 1), std::string::npos) << "one note: " << r.out;
+  std::remove(trace.c_str());
+  r = run_program("--trace " + testing::data_path("fig1_easy.swf") + " --policy easy --format csv");
+  EXPECT_EQ(r.out.find("note:"), std::string::npos) << r.out;
+}
+
 // One --predictor for a run of several policies applies to those planning on predictions
 // and leaves easy (estimates) as named, with a note.
 TEST(Program, PredictorAppliesToPredictionPoliciesOfAMixedRun) {
