@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cli.h"
+#include "sim/report.h"
 #include "sim/schedule_file.h"
 #include "sim_test_support.h"
 
@@ -304,6 +305,37 @@ TEST(Program, UnsortedTraceIsSortedWithANote) {
   std::remove(trace.c_str());
   r = run_program("--trace " + testing::data_path("fig1_easy.swf") + " --policy easy --format csv");
   EXPECT_EQ(r.out.find("note:"), std::string::npos) << r.out;
+}
+
+// The man page's OUTPUT section lists every JSON/CSV key in the order fields_of gives
+// them: each key is the first word of a .B/.BR line (or after ".RB ( "). It once left out
+// avg_slowdown_class1..4.
+TEST(Program, ManPageListsTheOutputKeysInOrder) {
+  std::ifstream man(std::string(EASYPP_SRCDIR) + "/doc/easypp-sim.1");
+  ASSERT_TRUE(man.good());
+  std::vector<std::string> listed;
+  bool in_output = false;
+  for (std::string line; std::getline(man, line);) {
+    if (line.rfind(".SH ", 0) == 0) in_output = line == ".SH OUTPUT";
+    if (!in_output) continue;
+    std::string rest;
+    if (line.rfind(".RB ( ", 0) == 0) {
+      rest = line.substr(6);
+    } else if (line.rfind(".B ", 0) == 0) {
+      rest = line.substr(3);
+    } else if (line.rfind(".BR ", 0) == 0) {
+      rest = line.substr(4);
+    } else {
+      continue;
+    }
+    listed.push_back(rest.substr(0, rest.find(' ')));
+  }
+  Workload w;
+  const CliOptions options;
+  const RunContext context{&w, &options, 0, false};
+  std::vector<std::string> keys;
+  for (const Field& f : fields_of(RunReport{}, context)) keys.push_back(f.name);
+  EXPECT_EQ(listed, keys);
 }
 
 // One --predictor for a run of several policies applies to those planning on predictions
