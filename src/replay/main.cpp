@@ -80,6 +80,10 @@ void ensure_users(const UserMap& users, bool create) {
   }
 }
 
+// Consecutive squeue failures the wait rides out (slurmctld restarting, an RPC timeout):
+// the jobs are running on the cluster either way, and abandoning them queued is worse.
+constexpr int kSqueueFailuresTolerated = 5;
+
 class Progress {
  public:
   Progress(double start, double every, std::size_t total)
@@ -89,7 +93,18 @@ class Progress {
     const double t = now_epoch();
     const bool due = t - last_ >= every_;
     if (!due && !poll) return;
-    QueueCounts c = queue_counts(ids);
+    QueueCounts c;
+    try {
+      c = queue_counts(ids);
+      failures_ = 0;
+      stale_ = false;
+    } catch (const SlurmError& e) {
+      if (++failures_ > kSqueueFailuresTolerated) throw;
+      stale_ = true;
+      std::fprintf(stderr, "easypp-replay: %s; keeping the last counts (%d of %d consecutive failures tolerated)\n",
+                   e.what(), failures_, kSqueueFailuresTolerated);
+      return;
+    }
     pending_ = c.pending;
     running_ = c.running;
     if (!due && pending_ + running_ > 0) return;
@@ -98,12 +113,15 @@ class Progress {
     std::fprintf(stderr, "easypp-replay: [%6.1fs] submitted %zu/%zu  pending %d  running %d  done %zu\n",
                  t - start_, submitted, total_, c.pending, c.running, done);
   }
-  int active() const { return pending_ + running_; }
+  // After a failed squeue nothing is known to be done: the wait goes on until one succeeds.
+  bool all_done() const { return !stale_ && pending_ + running_ == 0; }
 
  private:
   double start_, every_, last_ = 0;
   std::size_t total_;
   int pending_ = 0, running_ = 0;
+  int failures_ = 0;
+  bool stale_ = false;
 };
 
 // Sleeps until `until` (epoch), in short steps so signals are seen; false on a signal.
@@ -223,49 +241,52 @@ int run(const ReplayOptions& o) {
   std::map<std::uint64_t, std::size_t> index_of;
   std::vector<std::uint64_t> submitted_ids;
   Progress progress(wall_start, o.progress_every, plan.jobs.size());
-  for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
-    const PlannedJob& p = plan.jobs[i];
-    const double due = real_start + p.submit_offset;
-    while (now_epoch() < due) {
-      if (!sleep_until(std::min(due, now_epoch() + 1.0))) return cancel_all(submitted_ids);
-      progress.maybe(i, index_of, false);
-    }
-    if (g_signal != 0) return cancel_all(submitted_ids);
-    SubmitRequest q;
-    q.account = o.as_self ? "" : p.account;
-    q.name = "epp" + std::to_string(p.swf_job);
-    q.partition = o.partition;
-    q.procs = p.procs;
-    q.limit_min = p.limit_min;
-    q.payload = p.payload;
-    q.extra = o.sbatch_args;
-    try {
+  // Whatever fails once jobs are on the cluster (sbatch, squeue past its tolerance), they
+  // are cancelled before the error propagates: none is left queued behind a dead replay.
+  try {
+    for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+      const PlannedJob& p = plan.jobs[i];
+      const double due = real_start + p.submit_offset;
+      while (now_epoch() < due) {
+        if (!sleep_until(std::min(due, now_epoch() + 1.0))) return cancel_all(submitted_ids);
+        progress.maybe(i, index_of, false);
+      }
+      if (g_signal != 0) return cancel_all(submitted_ids);
+      SubmitRequest q;
+      q.account = o.as_self ? "" : p.account;
+      q.name = "epp" + std::to_string(p.swf_job);
+      q.partition = o.partition;
+      q.procs = p.procs;
+      q.limit_min = p.limit_min;
+      q.payload = p.payload;
+      q.extra = o.sbatch_args;
       ids[i] = submit(q);
-    } catch (const SlurmError&) {
-      std::string error;
-      if (!submitted_ids.empty() && !cancel(submitted_ids, error)) say("scancel: %s", error);
-      throw;
+      summary.max_submit_lag = std::max(summary.max_submit_lag, now_epoch() - due);
+      index_of[ids[i]] = i;
+      submitted_ids.push_back(ids[i]);
     }
-    summary.max_submit_lag = std::max(summary.max_submit_lag, now_epoch() - due);
-    index_of[ids[i]] = i;
-    submitted_ids.push_back(ids[i]);
-  }
-  // Wait for every job to leave the queue.
-  double longest = 0;
-  for (const PlannedJob& p : plan.jobs) longest = std::max(longest, static_cast<double>(p.limit_min) * 60);
-  const double timeout = o.timeout > 0 ? o.timeout : 600 + 2 * longest + span;
-  const double submit_done = now_epoch();
-  progress.maybe(plan.jobs.size(), index_of, true);
-  while (progress.active() > 0) {
-    if (!sleep_until(now_epoch() + 1.0)) return cancel_all(submitted_ids);
-    if (now_epoch() - submit_done > timeout) {
-      std::string error;
-      cancel(submitted_ids, error);
-      throw std::runtime_error("jobs still queued " + std::to_string(static_cast<int>(timeout)) +
-                               " s after the last submit (timeout=" + std::to_string(static_cast<int>(timeout)) +
-                               "); cancelled them");
-    }
+    // Wait for every job to leave the queue.
+    double longest = 0;
+    for (const PlannedJob& p : plan.jobs) longest = std::max(longest, static_cast<double>(p.limit_min) * 60);
+    const double timeout = o.timeout > 0 ? o.timeout : 600 + 2 * longest + span;
+    const double submit_done = now_epoch();
     progress.maybe(plan.jobs.size(), index_of, true);
+    while (!progress.all_done()) {
+      if (!sleep_until(now_epoch() + 1.0)) return cancel_all(submitted_ids);
+      if (now_epoch() - submit_done > timeout) {
+        throw std::runtime_error("jobs still queued " + std::to_string(static_cast<int>(timeout)) +
+                                 " s after the last submit (timeout=" + std::to_string(static_cast<int>(timeout)) +
+                                 "); cancelled them");
+      }
+      progress.maybe(plan.jobs.size(), index_of, true);
+    }
+  } catch (const std::exception&) {
+    std::string error;
+    if (!submitted_ids.empty()) {
+      if (cancel(submitted_ids, error)) say("cancelled %s submitted jobs", std::to_string(submitted_ids.size()));
+      else say("scancel: %s", error);
+    }
+    throw;
   }
   summary.wall_seconds = now_epoch() - wall_start;
 

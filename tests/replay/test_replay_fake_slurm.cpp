@@ -1,0 +1,110 @@
+// easypp-replay's live mode against fake Slurm commands on PATH: what it does to the jobs
+// it submitted when a Slurm command fails mid-run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace easypp::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliResult {
+  int status = -1;
+  std::string out, err;
+};
+
+// sbatch numbers jobs from 1001 and logs them; squeue reports nothing queued (every job
+// done) unless squeue-mode says to fail once jobs exist; sacct fails (no records needed);
+// scancel logs its arguments.
+const char* kFakeSbatch =
+    "#!/bin/sh\n"
+    "n=$(( $(cat \"$FAKE_DIR/next\" 2>/dev/null || echo 1000) + 1 )); echo $n > \"$FAKE_DIR/next\"\n"
+    "echo \"$*\" >> \"$FAKE_DIR/sbatch.log\"; echo $n\n";
+const char* kFakeSqueue =
+    "#!/bin/sh\n"
+    "[ -s \"$FAKE_DIR/sbatch.log\" ] || exit 0\n"
+    "case \"$(cat \"$FAKE_DIR/squeue-mode\")\" in\n"
+    "  fail-always) echo 'squeue: error: Socket timed out on send/recv operation' >&2; exit 1;;\n"
+    "  fail-once) [ -e \"$FAKE_DIR/squeue-failed\" ] && exit 0\n"
+    "    : > \"$FAKE_DIR/squeue-failed\"; echo 'squeue: error: Socket timed out' >&2; exit 1;;\n"
+    "esac\n";
+const char* kFakeScancel = "#!/bin/sh\necho \"$*\" >> \"$FAKE_DIR/scancel.log\"\n";
+const char* kFakeScontrol = "#!/bin/sh\necho 'SchedulerType           = sched/backfill'\n";
+const char* kFakeSacct = "#!/bin/sh\necho 'sacct: error: no accounting storage' >&2; exit 1\n";
+
+// Three one-CPU jobs submitted 10 s apart (0.1 s apart at --speedup 100).
+const char* kThreeJobs =
+    "; MaxProcs: 4\n"
+    "1 0 0 60 1 -1 -1 1 120 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+    "2 10 0 60 1 -1 -1 1 120 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+    "3 20 0 60 1 -1 -1 1 120 -1 1 8 -1 -1 -1 -1 -1 -1\n";
+
+class ReplayFakeSlurm : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "epp-replay-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    fs::create_directory(dir_ / "bin");
+    file("bin/sbatch", kFakeSbatch, true);
+    file("bin/squeue", kFakeSqueue, true);
+    file("bin/scancel", kFakeScancel, true);
+    file("bin/scontrol", kFakeScontrol, true);
+    file("bin/sacct", kFakeSacct, true);
+    trace_ = file("three.swf", kThreeJobs);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string file(const std::string& name, const std::string& text, bool executable = false) {
+    std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    if (executable) fs::permissions(path, fs::perms::owner_all);
+    return path;
+  }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  // Runs easypp-replay live (--as-self) on the three jobs with the fake commands first on PATH.
+  CliResult replay(const std::string& squeue_mode, const std::string& extra = "") {
+    file("squeue-mode", squeue_mode);
+    const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
+    const std::string cmd = "FAKE_DIR=" + dir_.string() + " PATH=" + (dir_ / "bin").string() + ":$PATH " +
+                            EASYPP_BUILDDIR "/src/replay/easypp-replay --trace " + trace_ +
+                            " --speedup 100 --cpus 4 --as-self --progress 0.1 --timeout 60 --out " +
+                            (dir_ / "r").string() + " " + extra + " >" + out + " 2>" + err;
+    const int rc = std::system(cmd.c_str());
+    return CliResult{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
+  }
+
+  fs::path dir_;
+  std::string trace_;
+};
+
+TEST_F(ReplayFakeSlurm, ATransientSqueueFailureIsRiddenOut) {
+  CliResult r = replay("fail-once");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("keeping the last counts"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "r.json")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "scancel.log")) << slurp((dir_ / "scancel.log").string());
+}
+
+TEST_F(ReplayFakeSlurm, APersistentSqueueFailureCancelsEverySubmittedJob) {
+  CliResult r = replay("fail-always");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("Socket timed out"), std::string::npos) << r.err;
+  ASSERT_EQ(slurp((dir_ / "sbatch.log").string()).empty(), false);
+  EXPECT_EQ(slurp((dir_ / "scancel.log").string()), "1001,1002,1003\n") << r.err;
+}
+
+}  // namespace
+}  // namespace easypp::test
