@@ -1,5 +1,7 @@
 // easypp-sweep: paper 000 section 7's sweep of the predictor's configuration space over
 // traces (run), the merge of sweeps run in slices (merge), and their ranking (rank).
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -8,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "sweep/config_space.h"
 #include "sweep/ranking.h"
 #include "sweep/results_file.h"
+#include "sweep/results_lock.h"
 #include "sweep/sweep_run.h"
 
 namespace {
@@ -144,7 +148,13 @@ int cmd_merge(const std::vector<std::string>& argv) {
   if (a.positional.empty()) throw UsageError("merge needs at least one SRC_DIR");
   const ConfigSpace space;
   std::vector<std::string> sources;
-  if (std::filesystem::exists(dir + "/results.csv")) sources.push_back(dir);
+  // A sweep appending to DIR/results.csv holds its flock: replacing the file under it would
+  // send its later lines to the unlinked file. Held until the merged file is in place.
+  std::optional<ResultsLock> lock;
+  if (std::filesystem::exists(dir + "/results.csv")) {
+    lock.emplace(dir + "/results.csv", O_RDONLY);
+    sources.push_back(dir);
+  }
   for (const auto& s : a.positional) {
     if (s != dir) sources.push_back(s);
   }

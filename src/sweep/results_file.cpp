@@ -3,7 +3,6 @@
 #include "cli/output_file.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -150,32 +149,18 @@ ResultsContent read_results(const std::string& path) {
   return content;
 }
 
-ResultsWriter::ResultsWriter(const std::string& path, std::uint64_t complete_bytes) : path_(path) {
-  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) fail_errno("cannot open for writing", path);
-  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int saved = errno;
-    close(fd_);
-    fd_ = -1;
-    errno = saved;
-    if (saved == EWOULDBLOCK) {
-      throw std::runtime_error(path + ": in use by another easypp-sweep (flock held)");
-    }
-    fail_errno("cannot lock", path);
-  }
-  if (ftruncate(fd_, static_cast<off_t>(complete_bytes)) != 0) fail_errno("cannot truncate", path);
-  if (lseek(fd_, 0, SEEK_END) < 0) fail_errno("cannot seek", path);
+ResultsWriter::ResultsWriter(const std::string& path, std::uint64_t complete_bytes)
+    : path_(path), lock_(path, O_WRONLY | O_CREAT) {
+  const int fd = lock_.fd();
+  if (ftruncate(fd, static_cast<off_t>(complete_bytes)) != 0) fail_errno("cannot truncate", path);
+  if (lseek(fd, 0, SEEK_END) < 0) fail_errno("cannot seek", path);
   if (complete_bytes == 0) {
     std::lock_guard<std::mutex> lock(mutex_);
     const std::string header = std::string(kResultsHeader) + "\n";
-    if (write(fd_, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
+    if (write(fd, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
       fail_errno("cannot write", path);
     }
   }
-}
-
-ResultsWriter::~ResultsWriter() {
-  if (fd_ >= 0) close(fd_);
 }
 
 void ResultsWriter::append(const std::vector<ResultRow>& rows) {
@@ -188,7 +173,7 @@ void ResultsWriter::append(const std::vector<ResultRow>& rows) {
     const std::size_t nl = text.find('\n', off) + 1;
     std::size_t done = off;
     while (done < nl) {
-      const ssize_t w = write(fd_, text.data() + done, nl - done);
+      const ssize_t w = write(lock_.fd(), text.data() + done, nl - done);
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) fail_errno("cannot write", path_);
       done += static_cast<std::size_t>(w);

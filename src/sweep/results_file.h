@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sweep/results_lock.h"
+
 namespace easypp::sweep {
 
 struct ResultRow {
@@ -53,7 +55,6 @@ class ResultsWriter {
   // Creates the file with its header, or cuts it to `complete_bytes` (dropping a
   // truncated last line) and appends after it. Throws std::runtime_error naming the path.
   ResultsWriter(const std::string& path, std::uint64_t complete_bytes);
-  ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
   ResultsWriter& operator=(const ResultsWriter&) = delete;
 
@@ -61,7 +62,7 @@ class ResultsWriter {
 
  private:
   std::string path_;
-  int fd_ = -1;
+  ResultsLock lock_;  // also the file descriptor written to
   std::mutex mutex_;
 };
 

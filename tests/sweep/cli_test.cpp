@@ -118,5 +118,37 @@ TEST(Cli, MergeSlicesAndRefuseDisagreement) {
             std::string::npos) << r.out;
 }
 
+TEST(Cli, MergeRefusesADirectoryASweepIsWriting) {
+  testing::TempDir dir;
+  testing::write_synthetic_swf(dir.file("t.swf"), 300);
+  const ConfigSpace space;
+  SweepOptions o;
+  o.traces = parse_trace_list(dir.file("t.swf"));
+  o.threads = 1;
+  o.configs = "0-1";
+  o.out = dir.file("m");
+  run_sweep(o, space, nullptr);
+  o.configs = "2-3";
+  o.out = dir.file("a");
+  run_sweep(o, space, nullptr);
+  const std::string target = dir.file("m") + "/results.csv";
+  const std::string before = slurp(target);
+  const std::size_t rows_before = read_results(target).rows.size();
+  // A sweep resuming in m: it holds the flock while it appends.
+  ResultsWriter sweeping(target, read_results(target).complete_bytes);
+  const Finished r = run(kSweep + " merge --out " + dir.file("m") + " " + dir.file("a"));
+  EXPECT_EQ(WEXITSTATUS(r.status), 1);
+  EXPECT_NE(r.out.find(target + ": in use by another easypp-sweep"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(target), before);
+  // The sweep's next line still lands in the file merge left alone.
+  ResultRow row;
+  row.config = 4;
+  row.spec = space.spec(4);
+  row.trace = "t";
+  row.simulated_as = 4;
+  sweeping.append({row});
+  EXPECT_EQ(read_results(target).rows.size(), rows_before + 1);
+}
+
 }  // namespace
 }  // namespace easypp::sweep
