@@ -123,7 +123,8 @@ int cmd_import(const Options& o) {
   if (o.source == Options::Source::None)
     throw UsageError("import needs one of --sacct, --sacct-file, --jobcomp, --swf");
   PredictorHandle p = state_predictor(o, "import");
-  if (int rc = load(p.get(), o.state, false); rc != kOk) return rc;
+  // The source first: loading sets a corrupt state aside, which an unreadable source must
+  // not cause (exit 2 leaves the state file untouched).
   ReadCounts counts;
   std::vector<epp_record> records;
   try {
@@ -147,6 +148,7 @@ int cmd_import(const Options& o) {
     std::cerr << "easypp-predict: " << e.what() << "\n";
     return kSource;
   }
+  if (int rc = load(p.get(), o.state, false); rc != kOk) return rc;
   // End order builds the history as a live feed would; ids break ties.
   std::stable_sort(records.begin(), records.end(), [](const epp_record& a, const epp_record& b) {
     return std::tie(a.end, a.job.job_id) < std::tie(b.end, b.job.job_id);

@@ -246,6 +246,18 @@ TEST_F(EasyppPredict, CorruptStateIsSetAsideAndRebuilt) {
   EXPECT_NE(r.out.find("learnt 5"), std::string::npos) << r.out;
 }
 
+TEST_F(EasyppPredict, UnreadableSourceLeavesACorruptStateInPlace) {
+  file("state.json", "{\"trunc");
+  CliResult r = run("import --state " + state_ + " --swf " + (dir_ / "missing.swf").string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.find("corrupt state"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(state_), "{\"trunc");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"state.json", "stderr", "stdout"}));
+}
+
 TEST_F(EasyppPredict, UsageErrorsExitOne) {
   EXPECT_EQ(run("").status, 1);
   EXPECT_EQ(run("frobnicate").status, 1);
