@@ -23,6 +23,7 @@
 #include "prediction_stats.h"
 #include "predictor_handle.h"
 #include "record_sources.h"
+#include "stored_spec.h"
 #include "trace_replay.h"
 
 namespace easypp::tools {
@@ -37,7 +38,8 @@ const char* kUsageText =
     "       easypp-predict stats  --state FILE [--predictor SPEC]\n"
     "       easypp-predict replay --trace FILE [--predictor SPEC] [--format csv]\n"
     "       easypp-predict configs\n"
-    "SPEC is kind[:key=value,...]; the default is the paper's history:window=2 predictor.\n"
+    "SPEC is kind[:key=value,...]; the default is the state file's own spec, else the\n"
+    "paper's history:window=2 predictor.\n"
     "See easypp-predict(1).\n";
 
 using cli::UsageError;
@@ -110,11 +112,18 @@ int load(epp_predictor* p, const std::string& path, bool must_exist) {
 
 // import, show and stats work on a state file, without a workload: paper 003's
 // evaluation kinds (they need every job's real runtime) would silently predict limits.
+// Without --predictor, the spec the state was written with (the default predictor would
+// drop a learned model); a --predictor that differs from it wins, with a warning.
 PredictorHandle state_predictor(const Options& o, const char* command) {
-  PredictorHandle p = make_predictor(o.predictor);
+  const std::optional<std::string> stored = stored_spec(o.state);
+  const std::string spec = o.predictor.empty() && stored ? *stored : o.predictor;
+  PredictorHandle p = make_predictor(spec);
   if (epp_predictor_needs_workload(p.get()) != 0)
-    throw SpecError(o.predictor + ": needs each job's real runtime and the whole workload, which " +
+    throw SpecError(spec + ": needs each job's real runtime and the whole workload, which " +
                     command + " does not have (replay --trace gives it)");
+  if (!o.predictor.empty() && stored && *stored != epp_predictor_spec(p.get()))
+    std::cerr << "easypp-predict: --predictor " << epp_predictor_spec(p.get()) << " differs from "
+              << o.state << "'s " << *stored << "; using --predictor\n";
   return p;
 }
 

@@ -145,6 +145,31 @@ TEST_F(EasyppPredict, ReplayImportAndStatsWithTheLearnedPredictor) {
   EXPECT_NE(r.out.find("predictor learned:target=log,"), std::string::npos) << r.out;
 }
 
+// Without --predictor the state's own spec is used: a learned model survives a later
+// import, show and stats; a --predictor that differs is used, with one line saying so.
+TEST_F(EasyppPredict, StateKeepsItsPredictorWhenNoneIsGiven) {
+  std::string swf = file("tiny.swf", kTinySwf);
+  ASSERT_EQ(run("import --state " + state_ + " --predictor 'learned:eta=0.3' --swf " + swf).status, 0);
+  std::string more = file("more.swf", "7 500 0 20 1 -1 -1 1 100 -1 1 7 -1 -1 -1 -1 -1 -1\n");
+  CliResult r = run("import --state " + state_ + " --swf " + more);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("learnt 1, not learnt 0"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(state_).find("\"schema\":2"), std::string::npos) << slurp(state_);
+  r = run("show --state " + state_ + " 7");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("predictor learned:target=log,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("eta=0.3"), std::string::npos) << r.out;
+  r = run("stats --state " + state_);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("predictor learned:target=log,"), std::string::npos) << r.out;
+  r = run("stats --state " + state_ + " --predictor history");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("predictor history:"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("differs from " + state_ + "'s learned:"), std::string::npos) << r.err;
+}
+
 TEST_F(EasyppPredict, ReplayOfAMissingTraceIsASourceError) {
   CliResult r = run("replay --trace " + (dir_ / "nope.swf").string());
   EXPECT_EQ(r.status, 2);
