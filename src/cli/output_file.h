@@ -1,8 +1,10 @@
-// The files the tools write are whole or absent: written beside their place and renamed
-// into it, so a failure (a full disk) or an interruption never leaves a cut-off file
-// that reads as complete, and a failed write is an error, not a success. A path that
-// exists and is not a regular file (/dev/stdout, a pipe, a symbolic link) is written
-// through in place instead: a rename would replace it.
+// The files the tools write are whole or absent: written to a fresh temporary beside their
+// place (PATH.XXXXXX, created exclusively, so never through a planted symlink), synced and
+// renamed into it, so a failure (a full disk), an interruption or a crash never leaves a
+// cut-off file that reads as complete, and a failed write is an error, not a success. The
+// file gets mode 0666 minus the umask. A path that exists and is not a regular file
+// (/dev/stdout, a pipe, a symbolic link) is written through in place instead: a rename
+// would replace it.
 #ifndef EASYPP_CLI_OUTPUT_FILE_H
 #define EASYPP_CLI_OUTPUT_FILE_H
 
@@ -13,7 +15,7 @@ namespace easypp::cli {
 
 class OutputFile {
  public:
-  // Opens PATH.tmp (or PATH itself, see above); throws std::runtime_error naming PATH.
+  // Creates PATH.XXXXXX (or opens PATH itself, see above); throws std::runtime_error naming PATH.
   explicit OutputFile(const std::string& path);
   ~OutputFile();  // an uncommitted temporary is removed
   OutputFile(const OutputFile&) = delete;
@@ -26,7 +28,7 @@ class OutputFile {
 
  private:
   std::string path_;
-  std::string written_;  // PATH.tmp, or PATH when written in place
+  std::string written_;  // the temporary, or PATH when written in place
   std::FILE* file_ = nullptr;
 };
 

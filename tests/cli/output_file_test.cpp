@@ -48,6 +48,32 @@ TEST(OutputFile, ReplacesAWholeFileAndLeavesNoTemporary) {
   fs::remove_all(dir);
 }
 
+// A symlink planted at the old fixed temporary name (PATH.tmp) is neither followed nor
+// moved into place; the file gets fopen's mode (0666 minus the umask) and no temporary
+// is left behind.
+TEST(OutputFile, APlantedSymlinkIsNotFollowedAndNoTemporaryRemains) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("easypp_output_link_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path victim = dir / "victim";
+  std::ofstream(victim) << "precious\n";
+  const fs::path f = dir / "out.json";
+  fs::create_symlink(victim, dir / "out.json.tmp");
+  const mode_t old_mask = ::umask(027);
+  write_whole_file(f.string(), "{}\n");
+  ::umask(old_mask);
+  EXPECT_EQ(read(victim), "precious\n");
+  EXPECT_TRUE(fs::is_symlink(dir / "out.json.tmp"));
+  EXPECT_FALSE(fs::is_symlink(f));
+  EXPECT_EQ(read(f), "{}\n");
+  struct stat st;
+  ASSERT_EQ(::stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 3u);  // victim, the planted link, out.json
+  fs::remove_all(dir);
+}
+
 // /dev/full: every write fails (a full disk). The error says so, and the device stays a
 // device: an earlier version renamed its temporary over it (run as root, that replaced
 // /dev/full with a regular file).
