@@ -22,6 +22,7 @@
 #include "replay/cli.h"
 #include "replay/command.h"
 #include "replay/live_outcome.h"
+#include "replay/out_prefix.h"
 #include "replay/replay_plan.h"
 #include "replay/replay_report.h"
 #include "replay/slice.h"
@@ -143,6 +144,7 @@ int cancel_all(const std::vector<std::uint64_t>& ids) {
 }
 
 int run(const ReplayOptions& o) {
+  if (!o.dry_run) check_out_prefix(o.out);
   swf::Trace trace = swf::read(o.trace);
   swf::Trace sliced = select_slice(trace, o.slice);
   trace = swf::Trace();
@@ -241,6 +243,7 @@ int run(const ReplayOptions& o) {
   std::map<std::uint64_t, std::size_t> index_of;
   std::vector<std::uint64_t> submitted_ids;
   Progress progress(wall_start, o.progress_every, plan.jobs.size());
+  std::string timed_out;  // why the wait gave up: the outputs are still written
   // Whatever fails once jobs are on the cluster (sbatch, squeue past its tolerance), they
   // are cancelled before the error propagates: none is left queued behind a dead replay.
   try {
@@ -274,9 +277,12 @@ int run(const ReplayOptions& o) {
     while (!progress.all_done()) {
       if (!sleep_until(now_epoch() + 1.0)) return cancel_all(submitted_ids);
       if (now_epoch() - submit_done > timeout) {
-        throw std::runtime_error("jobs still queued " + std::to_string(static_cast<int>(timeout)) +
-                                 " s after the last submit (timeout=" + std::to_string(static_cast<int>(timeout)) +
-                                 "); cancelled them");
+        timed_out = "jobs still queued " + std::to_string(static_cast<int>(timeout)) +
+                    " s after the last submit (timeout=" + std::to_string(static_cast<int>(timeout)) +
+                    "); cancelled them";
+        std::string error;
+        if (!cancel(submitted_ids, error)) say("scancel: %s", error);
+        break;
       }
       progress.maybe(plan.jobs.size(), index_of, true);
     }
@@ -352,6 +358,10 @@ int run(const ReplayOptions& o) {
   if (lo.missing > 0) say("%s jobs have no ended record in accounting", std::to_string(lo.missing));
   if (lo.timeouts > 0) say("%s jobs ended TIMEOUT although their payload fits their limit", std::to_string(lo.timeouts));
   if (lo.killed_before_limit > 0) say("%s jobs were killed before their limit", std::to_string(lo.killed_before_limit));
+  if (!timed_out.empty()) {
+    say("%s", timed_out);
+    return 1;
+  }
   return 0;
 }
 

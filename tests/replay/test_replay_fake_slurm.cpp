@@ -1,5 +1,6 @@
-// easypp-replay's live mode against fake Slurm commands on PATH: what it does to the jobs
-// it submitted when a Slurm command fails mid-run.
+// easypp-replay run as a command, against fake Slurm commands on PATH: what it does to the
+// jobs it submitted when a Slurm command fails or the wait times out, and an --out that
+// cannot be written, refused before anything runs.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@ struct CliResult {
 };
 
 // sbatch numbers jobs from 1001 and logs them; squeue reports nothing queued (every job
-// done) unless squeue-mode says to fail once jobs exist; sacct fails (no records needed);
+// done) unless squeue-mode says to fail once jobs exist, or that every job runs forever; sacct fails (no records needed);
 // scancel logs its arguments.
 const char* kFakeSbatch =
     "#!/bin/sh\n"
@@ -34,6 +35,7 @@ const char* kFakeSqueue =
     "  fail-always) echo 'squeue: error: Socket timed out on send/recv operation' >&2; exit 1;;\n"
     "  fail-once) [ -e \"$FAKE_DIR/squeue-failed\" ] && exit 0\n"
     "    : > \"$FAKE_DIR/squeue-failed\"; echo 'squeue: error: Socket timed out' >&2; exit 1;;\n"
+    "  running) i=1001; while [ $i -le $(cat \"$FAKE_DIR/next\") ]; do echo \"$i RUNNING\"; i=$((i+1)); done;;\n"
     "esac\n";
 const char* kFakeScancel = "#!/bin/sh\necho \"$*\" >> \"$FAKE_DIR/scancel.log\"\n";
 const char* kFakeScontrol = "#!/bin/sh\necho 'SchedulerType           = sched/backfill'\n";
@@ -75,13 +77,15 @@ class ReplayFakeSlurm : public ::testing::Test {
     return s.str();
   }
   // Runs easypp-replay live (--as-self) on the three jobs with the fake commands first on PATH.
-  CliResult replay(const std::string& squeue_mode, const std::string& extra = "") {
+  CliResult replay(const std::string& squeue_mode, const std::string& extra = "--timeout 60",
+                   const std::string& prefix = "") {
     file("squeue-mode", squeue_mode);
     const std::string out = (dir_ / "stdout").string(), err = (dir_ / "stderr").string();
     const std::string cmd = "FAKE_DIR=" + dir_.string() + " PATH=" + (dir_ / "bin").string() + ":$PATH " +
                             EASYPP_BUILDDIR "/src/replay/easypp-replay --trace " + trace_ +
-                            " --speedup 100 --cpus 4 --as-self --progress 0.1 --timeout 60 --out " +
-                            (dir_ / "r").string() + " " + extra + " >" + out + " 2>" + err;
+                            " --speedup 100 --cpus 4 --as-self --progress 0.1 --out " +
+                            (prefix.empty() ? (dir_ / "r").string() : prefix) + " " + extra + " >" + out +
+                            " 2>" + err;
     const int rc = std::system(cmd.c_str());
     return CliResult{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
   }
@@ -104,6 +108,28 @@ TEST_F(ReplayFakeSlurm, APersistentSqueueFailureCancelsEverySubmittedJob) {
   EXPECT_NE(r.err.find("Socket timed out"), std::string::npos) << r.err;
   ASSERT_EQ(slurp((dir_ / "sbatch.log").string()).empty(), false);
   EXPECT_EQ(slurp((dir_ / "scancel.log").string()), "1001,1002,1003\n") << r.err;
+}
+
+// A timeout cancels the jobs, then still reads what accounting has and writes the outputs.
+TEST_F(ReplayFakeSlurm, ATimeoutCancelsAndStillWritesTheOutputs) {
+  CliResult r = replay("running", "--timeout 1");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("jobs still queued 1 s after the last submit"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp((dir_ / "scancel.log").string()), "1001,1002,1003\n") << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "r.json")) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "r.jobs.csv")) << r.err;
+}
+
+// Refused before the plan is even made (a live run would have submitted, and only found
+// out at the end).
+TEST_F(ReplayFakeSlurm, AnOutPrefixInAMissingDirectoryIsRefusedFirst) {
+  for (const char* mode : {"--simulate easy", ""}) {
+    CliResult r = replay("fail-always", mode, "/nonexistent/x");
+    EXPECT_EQ(r.status, 2) << mode << ": " << r.err;
+    EXPECT_EQ(r.err, "easypp-replay: --out /nonexistent/x: directory /nonexistent: No such file or directory\n")
+        << mode;
+    EXPECT_FALSE(fs::exists(dir_ / "sbatch.log")) << mode;
+  }
 }
 
 }  // namespace
