@@ -24,9 +24,13 @@ void give_workload(epp_predictor* p, const std::vector<swf::Record>& records) {
 }
 
 std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>& records) {
+  // At equal times ends come first, so a job submitted as another ends learns from it;
+  // but a job that ends as it is submitted (no wait, no runtime) must be predicted before
+  // it is learnt, so its submit comes before every end at that time.
+  enum Order { kSubmitEndingAtOnce = 0, kEnd = 1, kSubmit = 2 };
   struct Event {
     std::int64_t time;
-    int order;  // 0: end (learn), 1: submit (predict)
+    int order;  // an Order
     std::size_t index;
   };
   std::vector<Event> events;
@@ -36,15 +40,19 @@ std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
     out[i] = ReplayedJob{r.job_number, r.user, r.requested_time, r.runtime, -1};
-    if (swf_to_record(r, ended[i])) events.push_back({ended[i].end, 0, i});
-    if (r.requested_time > 0 && r.submit >= 0) events.push_back({r.submit, 1, i});
+    const bool learnt = swf_to_record(r, ended[i]);
+    if (learnt) events.push_back({ended[i].end, kEnd, i});
+    if (r.requested_time > 0 && r.submit >= 0) {
+      const bool ends_at_once = learnt && ended[i].end == r.submit;
+      events.push_back({r.submit, ends_at_once ? kSubmitEndingAtOnce : kSubmit, i});
+    }
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     return std::tie(a.time, a.order, a.index) < std::tie(b.time, b.order, b.index);
   });
   for (const auto& e : events) {
     const auto& r = records[e.index];
-    if (e.order == 0) {
+    if (e.order == kEnd) {
       epp_learn_record(p, &ended[e.index]);
     } else {
       epp_job job{};

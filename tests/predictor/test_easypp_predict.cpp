@@ -77,6 +77,18 @@ TEST_F(EasyppPredict, ReplayPredictsAtSubmitAndLearnsAtEnd) {
             "1,7,1000,1000\n2,7,1000,1000\n3,7,1000,100\n4,7,200,155\n5,8,500,500\n6,7,-1,-1\n");
 }
 
+// Job 2 is submitted at 200 and ends at 200 (no wait, no runtime): it is predicted from
+// job 1 alone, not from its own zero runtime learnt first.
+TEST_F(EasyppPredict, ReplayPredictsAJobBeforeLearningItsOwnEndAtTheSameTime) {
+  std::string swf = file("tie.swf",
+                         "1 0 0 100 1 -1 -1 1 1000 -1 1 7 1 -1 -1 -1 -1 -1\n"
+                         "2 200 0 0 1 -1 -1 1 1000 -1 1 7 1 -1 -1 -1 -1 -1\n"
+                         "3 500 0 50 1 -1 -1 1 1000 -1 1 7 1 -1 -1 -1 -1 -1\n");
+  CliResult r = run("replay --trace " + swf + " --predictor last");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find("\n3,")), "job_id,user,estimate,prediction\n1,7,1000,1000\n2,7,1000,100") << r.out;
+}
+
 TEST_F(EasyppPredict, ReplayWithPerfectAndABadSpec) {
   std::string swf = file("tiny.swf", kTinySwf);
   CliResult r = run("replay --trace " + swf + " --predictor perfect");
