@@ -1,5 +1,6 @@
 #include "record_sources.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,14 @@ void report(std::ostream& diag, const std::string& where, const std::string& mes
   ++counts.malformed;
   if (counts.malformed <= kMaxReported) diag << where << ": " << message << "\n";
   if (counts.malformed == kMaxReported + 1) diag << where << ": further malformed lines are only counted\n";
+}
+
+// An ifstream (or gzopen) opens a directory and reads it as empty: refuse what is not a
+// file of lines (a pipe, as from <(ssh host sacct ...), is one).
+void refuse_non_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    throw SourceError(path + ": could not be read: " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
 }
 
 }  // namespace
@@ -51,9 +60,12 @@ std::vector<epp_record> read_accounting(std::istream& in, const std::string& nam
 
 std::vector<epp_record> read_accounting_file(const std::string& path, AccountingFormat format, ReadCounts& counts,
                                              std::ostream& diag) {
+  refuse_non_file(path);
   std::ifstream in(path);
   if (!in) throw SourceError(path + ": cannot open: " + std::strerror(errno));
-  return read_accounting(in, path, format, counts, diag);
+  std::vector<epp_record> out = read_accounting(in, path, format, counts, diag);
+  if (in.bad()) throw SourceError(path + ": could not be read (read error)");
+  return out;
 }
 
 std::vector<std::string> sacct_command(const std::vector<std::string>& user_args) {
@@ -126,6 +138,7 @@ bool swf_to_record(const swf::Record& in, epp_record& out) {
 }
 
 std::vector<epp_record> read_swf(const std::string& path, ReadCounts& counts, std::ostream& diag) {
+  refuse_non_file(path);
   swf::Trace trace;
   try {
     trace = swf::read(path, swf::ReadOptions{true});

@@ -247,6 +247,17 @@ TEST_F(EasyppPredict, ImportJobcompReportsMalformedLinesWithFileAndLine) {
   EXPECT_TRUE(fs::exists(state_));  // the good records were kept
 }
 
+// A directory is not a record file: it was read as empty and the import "succeeded".
+TEST_F(EasyppPredict, ADirectoryAsTheRecordFileIsASourceError) {
+  fs::create_directory(dir_ / "logs");
+  for (const char* option : {"--sacct-file", "--jobcomp", "--swf"}) {
+    CliResult r = run("import --state " + state_ + " " + option + " " + (dir_ / "logs").string());
+    EXPECT_EQ(r.status, 2) << option << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find((dir_ / "logs").string() + ": "), std::string::npos) << option << ": " << r.err;
+    EXPECT_FALSE(fs::exists(state_)) << option;
+  }
+}
+
 TEST_F(EasyppPredict, ImportRunsSacctWithTheFixedFormatAndTheUsersArguments) {
   std::string args_file = (dir_ / "sacct-args").string();
   std::string fake = file("sacct",
