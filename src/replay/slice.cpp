@@ -19,15 +19,19 @@ swf::Trace select_slice(const swf::Trace& trace, const SliceOptions& o) {
   bool started = o.first_job < 0;
   for (const swf::Record& r : trace.records) {
     if (!started) {
-      // Records are sorted by submit, not by number: start at the first record carrying
-      // the number (or, if it is missing, the first larger one in file order).
-      if (r.job_number < o.first_job) continue;
+      // Records are sorted by submit, not by number: a larger number may come before K,
+      // so start at the record carrying K itself.
+      if (r.job_number != o.first_job) continue;
       started = true;
     }
     if (o.window_start >= 0 && r.submit < o.window_start) continue;
     if (o.window_end >= 0 && r.submit >= o.window_end) continue;
     out.records.push_back(r);
     if (o.jobs > 0 && static_cast<std::int64_t>(out.records.size()) >= o.jobs) break;
+  }
+  if (!started) {
+    throw std::invalid_argument(trace.path + ": first-job=" + std::to_string(o.first_job) + ": no job " +
+                                std::to_string(o.first_job) + " in the trace");
   }
   if (out.records.empty()) {
     std::string what = trace.path + ": the slice is empty (";

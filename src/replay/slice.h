@@ -12,7 +12,7 @@
 namespace easypp::replay {
 
 struct SliceOptions {
-  std::int64_t first_job = -1;  // first SWF job number taken (-1: from the start)
+  std::int64_t first_job = -1;  // the SWF job number to start at (-1: from the start)
   std::int64_t jobs = -1;       // at most this many records (-1: all)
   Time window_start = -1;       // submit >= window_start (trace seconds; -1: unbounded)
   Time window_end = -1;         // submit < window_end (-1: unbounded)

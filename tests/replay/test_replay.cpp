@@ -51,12 +51,22 @@ TEST(Slice, FirstJobAndCount) {
   EXPECT_EQ(s.header.max_procs, 64);
 }
 
-TEST(Slice, MissingFirstJobStartsAtTheNextLarger) {
+// --first-job K starts at job K itself, even when a larger number is submitted earlier
+// (records are in submit order); a K not in the trace is an error naming it.
+TEST(Slice, FirstJobIsThatJobEvenAfterLargerNumbers) {
   swf::Trace t = small_trace();
-  t.records.erase(t.records.begin() + 2);  // no job 102
+  std::swap(t.records[2].job_number, t.records[4].job_number);  // 100 101 104 103 102 105...
   swf::Trace s = select_slice(t, SliceOptions{102, 2, -1, -1});
   ASSERT_EQ(s.records.size(), 2u);
-  EXPECT_EQ(s.records.front().job_number, 103);
+  EXPECT_EQ(s.records[0].job_number, 102);
+  EXPECT_EQ(s.records[1].job_number, 105);
+  t.records.erase(t.records.begin() + 4);  // no job 102
+  try {
+    select_slice(t, SliceOptions{102, 2, -1, -1});
+    FAIL() << "a missing first job must throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "small.swf: first-job=102: no job 102 in the trace");
+  }
 }
 
 TEST(Slice, TimeWindowIsHalfOpen) {
