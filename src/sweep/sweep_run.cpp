@@ -147,9 +147,10 @@ std::vector<TraceInput> parse_trace_list(const std::string& text) {
     const std::size_t opt = rest.rfind(":procs=");
     if (opt != std::string::npos) {
       const std::string n = rest.substr(opt + 7);
-      char* end = nullptr;
-      const long v = std::strtol(n.c_str(), &end, 10);
-      if (n.empty() || *end != '\0' || v < 1 || v > 100000000) {
+      // Digits only: strtol alone takes a leading blank or sign (procs= 5, procs=+5).
+      const bool digits = !n.empty() && n.size() <= 9 && n.find_first_not_of("0123456789") == std::string::npos;
+      const long v = digits ? std::strtol(n.c_str(), nullptr, 10) : 0;
+      if (v < 1 || v > 100000000) {
         throw std::invalid_argument(where + ": procs=" + n + ": expected a positive integer");
       }
       t.procs = static_cast<int>(v);

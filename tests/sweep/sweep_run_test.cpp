@@ -219,6 +219,11 @@ TEST(TraceList, Forms) {
   EXPECT_EQ(error_of(dir.file("c.swf")), "traces: " + dir.file("c.swf") + ": no such file");
   EXPECT_EQ(error_of(dir.file("a.swf") + ":procs=0"),
             "traces: " + dir.file("a.swf") + ":procs=0: procs=0: expected a positive integer");
+  for (const char* bad : {" 5", "+5", "5 ", "0x10", ""}) {
+    EXPECT_EQ(error_of(dir.file("a.swf") + ":procs=" + bad),
+              "traces: " + dir.file("a.swf") + ":procs=" + bad + ": procs=" + bad + ": expected a positive integer")
+        << "procs='" << bad << "'";
+  }
   EXPECT_NE(error_of(dir.file("a.swf") + "," + dir.file("a.swf")).find("label a used twice"),
             std::string::npos);
   EXPECT_NE(error_of(dir.file("a.swf") + ",").find("empty item"), std::string::npos);
