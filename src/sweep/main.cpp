@@ -168,7 +168,10 @@ int cmd_merge(const std::vector<std::string>& argv) {
     }
     if (have_settings) {
       const std::string conflict = settings_conflict(merged, s);
-      if (!conflict.empty()) throw std::runtime_error(src + "/sweep.conf: differs from " + sources.front() + ": " + conflict);
+      // Exit 2 like a run whose settings differ from DIR's (easypp-sweep(1)).
+      if (!conflict.empty()) {
+        throw std::invalid_argument(src + "/sweep.conf: differs from " + sources.front() + ": " + conflict);
+      }
       for (const auto& t : s.traces) {
         if (std::none_of(merged.traces.begin(), merged.traces.end(),
                          [&](const auto& m) { return m.label == t.label; })) {

@@ -118,6 +118,26 @@ TEST(Cli, MergeSlicesAndRefuseDisagreement) {
             std::string::npos) << r.out;
 }
 
+// Settings that differ are exit status 2, as easypp-sweep(1) says (they were 1).
+TEST(Cli, MergeOfDifferentSettingsExitsTwo) {
+  testing::TempDir dir;
+  testing::write_synthetic_swf(dir.file("t.swf"), 300);
+  const ConfigSpace space;
+  SweepOptions o;
+  o.traces = parse_trace_list(dir.file("t.swf"));
+  o.threads = 1;
+  o.configs = "0";
+  o.out = dir.file("a");
+  run_sweep(o, space, nullptr);
+  o.max_jobs_per_trace = 100;
+  o.out = dir.file("b");
+  run_sweep(o, space, nullptr);
+  const Finished r = run(kSweep + " merge --out " + dir.file("m") + " " + dir.file("a") + " " + dir.file("b"));
+  EXPECT_EQ(WEXITSTATUS(r.status), 2);
+  EXPECT_NE(r.out.find(dir.file("b") + "/sweep.conf: differs from " + dir.file("a")), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("m") + "/results.csv"));
+}
+
 TEST(Cli, MergeRefusesADirectoryASweepIsWriting) {
   testing::TempDir dir;
   testing::write_synthetic_swf(dir.file("t.swf"), 300);
