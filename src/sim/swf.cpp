@@ -222,9 +222,11 @@ Trace read(const std::string& path, const ReadOptions& options) {
         continue;
       }
       trace.records.push_back(parse_record(body, path, line_no));
-    } catch (const ParseError&) {
+    } catch (const ParseError& e) {
       if (!options.skip_bad) throw;
       ++trace.skipped_lines;
+      if (trace.skipped_reasons.size() < Trace::kSkippedReasons)
+        trace.skipped_reasons.emplace_back(e.what());
     }
   }
   for (size_t i = 1; i < trace.records.size(); ++i) {

@@ -47,6 +47,9 @@ struct Trace {
   Header header;
   std::vector<Record> records;  // sorted stably by submit time
   int skipped_lines = 0;        // malformed lines skipped (only with skip_bad)
+  // Why, "FILE:LINE: reason", for the first kSkippedReasons of them.
+  static constexpr std::size_t kSkippedReasons = 20;
+  std::vector<std::string> skipped_reasons;
   bool was_unsorted = false;    // submit times went backwards somewhere in the file
   // Header lines whose value could not be used (the field is left unset), each
   // "FILE:LINE: why", for the caller to show.

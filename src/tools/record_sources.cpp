@@ -146,8 +146,14 @@ std::vector<epp_record> read_swf(const std::string& path, ReadCounts& counts, st
     throw SourceError(e.what());
   }
   if (trace.skipped_lines > 0) {
+    // FILE:LINE: reason for the first ones, as the sacct and jobcomp sources report.
+    for (const std::string& why : trace.skipped_reasons) diag << why << "\n";
     counts.malformed += static_cast<std::size_t>(trace.skipped_lines);
-    diag << path << ": " << trace.skipped_lines << " malformed lines skipped\n";
+    diag << path << ": " << trace.skipped_lines << " malformed lines skipped"
+         << (trace.skipped_lines > static_cast<int>(trace.skipped_reasons.size())
+                 ? " (the first " + std::to_string(trace.skipped_reasons.size()) + " named above)"
+                 : std::string())
+         << "\n";
   }
   // SWF times count from the header's UnixStartTime; add it so dates read as real ones.
   const std::int64_t epoch = trace.header.unix_start_time > 0 ? trace.header.unix_start_time : 0;

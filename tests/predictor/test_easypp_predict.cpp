@@ -221,6 +221,18 @@ TEST_F(EasyppPredict, ImportSwfThenShowAndStats) {
   EXPECT_NE(r.out.find("under-predicted"), std::string::npos) << r.out;
 }
 
+// A malformed SWF line is named FILE:LINE: reason, as the sacct and jobcomp sources name
+// theirs (easypp-predict(1)); the good lines are imported, exit status 4.
+TEST_F(EasyppPredict, MalformedSwfLinesAreNamed) {
+  std::string swf = file("bad.swf", std::string(kTinySwf) + "7 420 0 5 1\n8 x 0 5 1 -1 -1 1 -1 -1 1 7 -1 -1 -1 -1 -1 -1\n");
+  CliResult r = run("import --state " + state_ + " --swf " + swf);
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_NE(r.err.find(swf + ":8: expected 18 fields, found 5"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(swf + ":9: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 malformed lines skipped"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("learnt 5"), std::string::npos) << r.out;
+}
+
 TEST_F(EasyppPredict, ReimportDoesNotCountTwice) {
   std::string swf = file("tiny.swf", kTinySwf);
   ASSERT_EQ(run("import --state " + state_ + " --swf " + swf).status, 0);

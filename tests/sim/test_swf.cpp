@@ -213,6 +213,9 @@ TEST(SwfReader, MalformedLineNamesFileAndLine) {
 TEST(SwfReader, SkipBadCountsAndKeepsGoodLines) {
   Trace t = easypp::swf::read(data("malformed.swf"), ReadOptions{true});
   EXPECT_EQ(t.skipped_lines, 2);  // line 3 (17 fields) and line 4 ("6x")
+  ASSERT_EQ(t.skipped_reasons.size(), 2u);
+  EXPECT_NE(t.skipped_reasons[0].find(":3: "), std::string::npos) << t.skipped_reasons[0];
+  EXPECT_NE(t.skipped_reasons[1].find(":4: "), std::string::npos) << t.skipped_reasons[1];
   ASSERT_EQ(t.records.size(), 2u);
   EXPECT_EQ(t.records[0].job_number, 1);
   EXPECT_EQ(t.records[1].job_number, 4);
