@@ -145,6 +145,7 @@ std::vector<epp_record> read_swf(const std::string& path, ReadCounts& counts, st
   } catch (const std::exception& e) {
     throw SourceError(e.what());
   }
+  for (const std::string& note : trace.notes) diag << "note: " << note << "\n";  // header values not used
   if (trace.skipped_lines > 0) {
     // FILE:LINE: reason for the first ones, as the sacct and jobcomp sources report.
     for (const std::string& why : trace.skipped_reasons) diag << why << "\n";

@@ -233,6 +233,14 @@ TEST_F(EasyppPredict, MalformedSwfLinesAreNamed) {
   EXPECT_NE(r.out.find("learnt 5"), std::string::npos) << r.out;
 }
 
+// A header value that is not a number is a note naming its line, not a failure.
+TEST_F(EasyppPredict, UnusableHeaderValuesAreNoted) {
+  std::string swf = file("note.swf", std::string("; UnixStartTime: unknown\n") + kTinySwf);
+  CliResult r = run("import --state " + state_ + " --swf " + swf);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("note: " + swf + ":1: UnixStartTime is not a number"), std::string::npos) << r.err;
+}
+
 TEST_F(EasyppPredict, ReimportDoesNotCountTwice) {
   std::string swf = file("tiny.swf", kTinySwf);
   ASSERT_EQ(run("import --state " + state_ + " --swf " + swf).status, 0);
