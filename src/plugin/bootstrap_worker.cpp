@@ -42,6 +42,7 @@ void BootstrapWorker::run(Query query, Time now, int days) {
     for (const auto& [from, to] : bootstrap_days(now, days)) {
       if (stop_) {
         r.ok = false;
+        r.stopped = true;
         r.error = "stopped";
         break;
       }

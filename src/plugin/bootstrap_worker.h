@@ -31,6 +31,7 @@ class BootstrapWorker {
     bool ok = false;
     std::vector<FinishedJob> jobs;  // ended in [now - days, now], oldest end first
     std::string error;              // when !ok: the failed day's message
+    bool stopped = false;           // cancel() ended it: no answer, not a failure
   };
 
   BootstrapWorker() = default;
@@ -47,6 +48,9 @@ class BootstrapWorker {
   bool answered() const { return answered_.load(); }
   // The result once the query is over (then the worker is free again); nullopt before.
   std::optional<Result> take();
+  // Asks the query to stop after the day it is on, without waiting (its result, when
+  // taken, says `stopped`).
+  void cancel() { stop_ = true; }
   // Asks the query to stop after the day it is on and waits for it; its result is dropped.
   void stop();
 

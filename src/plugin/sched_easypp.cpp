@@ -68,6 +68,7 @@ class SlurmLock {
 const slurmctld_lock_t kConfigLocks = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 const slurmctld_lock_t kJobReadLock = {NO_LOCK, READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 const slurmctld_lock_t kLearnLocks = kJobReadLock;  // the ended jobs' records
+const slurmctld_lock_t kJobWriteLock = {NO_LOCK, WRITE_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 
 std::string dirname_of(const std::string& path) {
   const auto slash = path.rfind('/');
@@ -112,8 +113,9 @@ class Scheduler {
     if (!deferred_) {
       // As stock backfill ends its cycle: burst buffers for the jobs expected to start
       // soonest (a no-op without a burst buffer plugin; with sched_interval=-1 nothing
-      // else asks).
-      SlurmLock lock(kJobReadLock);
+      // else asks). Its header asks a job read lock, but the plugins rewrite jobs'
+      // burst_buffer_state (burst_buffer_common.c) and stock holds the write lock.
+      SlurmLock lock(kJobWriteLock);  // as every stock caller: it sets burst_buffer_state
       (void)bb_g_job_try_stage_in();
     }
     save_history(false);
@@ -122,7 +124,12 @@ class Scheduler {
   // At shutdown: learn the jobs that ended since the last pass, then save, so the
   // history survives a restart. slurmctld calls fini() with its locks free.
   void final_save() {
-    bootstrap_query_.stop();  // waits for the day being asked at most
+    // An answer already there is learnt and saved with the rest; one still on its way is
+    // dropped (the stop waits for the day being asked at most), and the marker keeps the
+    // bootstrap owed for the restart.
+    if (planner_)
+      if (auto answer = bootstrap_query_.take()) bootstrap_answered(*answer);
+    bootstrap_query_.stop();
     if (!planner_) return;
     {
       SlurmLock lock(kLearnLocks);
@@ -217,6 +224,7 @@ class Scheduler {
         info("sched/easypp: bootstrapping history from slurmdbd no longer owed (the "
              "configuration has no history to bootstrap)");
       owed_bootstrap_.reset();
+      bootstrap_query_.cancel();  // no more days asked; its answer is dropped
       if (!old_marker.empty()) std::remove(old_marker.c_str());
       std::remove(owed_marker().c_str());
     } else if (owed_bootstrap_) {
@@ -224,11 +232,15 @@ class Scheduler {
       // the new settings, and asked at once.
       if (!old_marker.empty() && old_marker != owed_marker()) {  // a new state file
         std::remove(old_marker.c_str());
-        if (owed_bootstrap_->failed_before()) save_owed_marker(owed_bootstrap_->since());
+        save_owed_marker(owed_bootstrap_->since());
       }
       ask_slurmdbd();
     } else if (planner_->history_records() == 0) {
+      // The marker from the first try on, not the first failure: passes go on while
+      // slurmdbd answers and may save history learnt live, and a restart meanwhile (24.11's
+      // reconfigure is one) must find the bootstrap still owed.
       owed_bootstrap_ = OwedBootstrap::first_try(time(nullptr));
+      save_owed_marker(owed_bootstrap_->since());
       ask_slurmdbd();
     }
   }
@@ -260,6 +272,7 @@ class Scheduler {
   void bootstrap_answered(const BootstrapWorker::Result& answer) {
     // No longer owed (a reconfigure to a configuration that learns nothing): dropped.
     if (!owed_bootstrap_) return;
+    if (answer.stopped) return;  // cancelled, then owed again: asked anew, no failure
     const bool failed_before = owed_bootstrap_->failed_before();
     const time_t now = time(nullptr);
     const std::vector<FinishedJob>& jobs = answer.jobs;

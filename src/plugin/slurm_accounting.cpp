@@ -14,10 +14,19 @@ bool read_accounting_history(const std::string& cluster, std::uint32_t uid, Time
   OwnedList clusters(list_create(xfree_ptr));
   list_append(clusters.get(), xstrdup(cluster.c_str()));
   cond.cluster_list = clusters.get();
-  // Jobs that ran during the window: those that ended in it among them (a job that ran
-  // no time at `to` too: slurmdbd asks start < usage_end).
+  // Only jobs that ended in the window, in a state a job ends in: with a state list
+  // slurmdbd selects `state = S && time_end between usage_start and usage_end` (22.05,
+  // 24.11 as_mysql_jobacct_process.c, _state_time_string); without one it would also list
+  // every job pending or running then, in each day's answer. Not REQUEUE, RESIZING or
+  // REVOKED: a run cut by a requeue, a piece of a resized job, a federated copy.
+  static constexpr std::uint32_t kEndStates[] = {JOB_COMPLETE,  JOB_CANCELLED, JOB_FAILED,
+                                                 JOB_TIMEOUT,   JOB_NODE_FAIL, JOB_PREEMPTED,
+                                                 JOB_BOOT_FAIL, JOB_DEADLINE,  JOB_OOM};
+  OwnedList states(list_create(xfree_ptr));
+  for (std::uint32_t state : kEndStates) list_append(states.get(), xstrdup_printf("%u", state));
+  cond.state_list = states.get();
   cond.usage_start = from;
-  cond.usage_end = to + 1;
+  cond.usage_end = to;
   // Whole jobs with their real start and end, not cut to the window.
   cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
   // 0 would mean "only jobs started with no scheduler flag": none.

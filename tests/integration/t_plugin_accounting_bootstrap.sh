@@ -98,3 +98,34 @@ wait_log "sched/easypp: bootstrapped history from slurmdbd (it answers again)" 4
 for j in "$a" "$b" "$c"; do
   grep -qF "[$j," "$TB_DIR/state/easypp/late.json" || fail "job $j, bootstrapped, not in the saved history yet"
 done
+
+# slurmctld stops while slurmdbd is still being asked (3650 days, asked a day at a time on
+# the plugin's own thread, while passes go on and may save history learnt live): the
+# bootstrap stays owed, since the marker is written at the first try, not at the first
+# failure; the stop waits for the day being asked only, and the restart asks again.
+long=$TB_DIR/state/easypp/long.json
+sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_bootstrap_days=3650,easypp_state_file=$long|" \
+  "$TB_DIR/slurm.conf"
+tb_restart_ctld
+wait_log "asking slurmdbd for the jobs that ended in the last 3650 days" 100
+[ -n "$line" ] || fail "no bootstrap asked for the 3650-day window"
+[ -f "$long.bootstrap-owed" ] || fail "no marker while slurmdbd is still being asked"
+answered=$(grep -c "jobs of the last 3650 days learnt" "$log" || true)
+sed -i "s|easypp_bootstrap_days=3650|easypp_bootstrap_days=30|" "$TB_DIR/slurm.conf"
+tb_restart_ctld
+if [ "$answered" = 0 ]; then
+  wait_log "owed since" 100
+  [[ "$line" == *"($long.bootstrap-owed); asking slurmdbd"* ]] \
+    || fail "the bootstrap in flight at the stop was forgotten across the restart"
+  before=$(grep -c "(it answers again)" "$log" || true)
+  for _ in $(seq 100); do
+    [ "$(grep -c "(it answers again)" "$log" || true)" -gt "$before" ] && break
+    sleep 0.2
+  done
+  [ "$(grep -c "(it answers again)" "$log" || true)" -gt "$before" ] \
+    || fail "the owed bootstrap was not asked again after the restart"
+  note "ok: $(grep -F "(it answers again)" "$log" | tail -n 1)"
+else
+  note "slurmdbd answered the 3650 days before the stop: nothing left owed to check"
+fi
+[ ! -e "$long.bootstrap-owed" ] || fail "the marker outlived the bootstrap"

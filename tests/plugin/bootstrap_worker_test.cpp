@@ -131,8 +131,8 @@ class Gate {
 };
 
 TEST(BootstrapWorker, RunsOffTheCallersThreadOneAtATime) {
+  Gate gate;  // before the worker: outlives it if an assertion ends the test early
   BootstrapWorker w;
-  Gate gate;
   auto slow = [&](Time, Time to, std::vector<FinishedJob>& out, std::string&) {
     gate.wait();
     out = {ended(9, to)};
@@ -159,8 +159,8 @@ TEST(BootstrapWorker, RunsOffTheCallersThreadOneAtATime) {
 // At shutdown: the day being asked is waited for, no later day is asked, the result is
 // dropped.
 TEST(BootstrapWorker, StopWaitsForTheDayBeingAskedOnly) {
+  Gate gate;  // before the worker: outlives it if an assertion ends the test early
   BootstrapWorker w;
-  Gate gate;
   std::atomic<int> calls{0};
   ASSERT_TRUE(w.start(
       [&](Time, Time, std::vector<FinishedJob>&, std::string&) {
@@ -182,6 +182,29 @@ TEST(BootstrapWorker, StopWaitsForTheDayBeingAskedOnly) {
   EXPECT_EQ(calls, 1);
   EXPECT_FALSE(w.take());
   EXPECT_FALSE(w.busy());
+}
+
+// A reconfigure that no longer bootstraps: no later day is asked, the caller is not held,
+// and the answer says it was stopped (no failure to count).
+TEST(BootstrapWorker, CancelEndsTheQueryAfterTheDayBeingAsked) {
+  Gate gate;
+  BootstrapWorker w;
+  std::atomic<int> calls{0};
+  ASSERT_TRUE(w.start(
+      [&](Time, Time, std::vector<FinishedJob>&, std::string&) {
+        ++calls;
+        gate.wait();
+        return true;
+      },
+      kNow, 30));
+  ASSERT_TRUE(eventually([&] { return gate.waiting() == 1; }));
+  w.cancel();
+  gate.open();
+  const auto r = wait_result(w);
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->ok);
+  EXPECT_TRUE(r->stopped);
+  EXPECT_EQ(calls, 1);
 }
 
 }  // namespace

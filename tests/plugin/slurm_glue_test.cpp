@@ -272,6 +272,7 @@ namespace {
 std::vector<slurmdb_job_rec_t> g_accounting;
 slurmdb_job_cond_t g_asked{};
 std::string g_asked_cluster;
+std::vector<std::string> g_asked_states;
 bool g_accounting_fails = false;
 }  // namespace
 
@@ -279,6 +280,13 @@ extern "C" List jobacct_storage_g_get_jobs_cond(void*, uint32_t, slurmdb_job_con
   g_asked = *cond;
   g_asked_cluster = static_cast<const char*>(list_peek(cond->cluster_list));
   g_asked.cluster_list = nullptr;
+  g_asked_states.clear();
+  if (cond->state_list) {
+    ListIterator it = list_iterator_create(cond->state_list);
+    while (auto* state = static_cast<const char*>(list_next(it))) g_asked_states.push_back(state);
+    list_iterator_destroy(it);
+  }
+  g_asked.state_list = nullptr;
   if (g_accounting_fails) return nullptr;
   List jobs = list_create(xfree_ptr);
   for (const slurmdb_job_rec_t& r : g_accounting) {
@@ -1936,8 +1944,9 @@ slurmdb_job_rec_t accounted(uint32_t id, time_t start, time_t end, uint32_t stat
 }
 
 // One window (BootstrapWorker asks a day at a time): the jobs that ran and ended in it,
-// [from, to] inclusive; slurmdbd is asked for the jobs that ran during it (usage_end one
-// second past `to`: it selects start < usage_end, and a job may run no time at `to`).
+// [from, to] inclusive. slurmdbd is asked for the jobs that ended in it in a state a job
+// ends in (a state list: `time_end between usage_start and usage_end`), not for every job
+// pending or running then; the answer is filtered all the same.
 TEST(SlurmAccounting, JobsThatRanAndEndedInTheWindow) {
   constexpr time_t kFrom = kNow - 24 * 3600;
   g_accounting_fails = false;
@@ -1954,7 +1963,13 @@ TEST(SlurmAccounting, JobsThatRanAndEndedInTheWindow) {
   ASSERT_TRUE(read_accounting_history("c1", 0, kFrom, kNow, out, err)) << err;
   EXPECT_EQ(g_asked_cluster, "c1");
   EXPECT_EQ(g_asked.usage_start, kFrom);
-  EXPECT_EQ(g_asked.usage_end, kNow + 1);
+  EXPECT_EQ(g_asked.usage_end, kNow);
+  auto state = [](uint32_t s) { return std::to_string(s); };
+  EXPECT_EQ(g_asked_states,
+            (std::vector<std::string>{state(JOB_COMPLETE), state(JOB_CANCELLED), state(JOB_FAILED),
+                                      state(JOB_TIMEOUT), state(JOB_NODE_FAIL), state(JOB_PREEMPTED),
+                                      state(JOB_BOOT_FAIL), state(JOB_DEADLINE), state(JOB_OOM)}))
+      << "ended jobs only: not REQUEUE, RESIZING, REVOKED, nor pending or running ones";
   EXPECT_EQ(g_asked.db_flags, SLURMDB_JOB_FLAG_NOTSET) << "0 would select no job at all";
   EXPECT_TRUE(g_asked.flags & JOBCOND_FLAG_NO_TRUNC) << "real start/end, not cut to the window";
   ASSERT_EQ(out.size(), 4u);
