@@ -37,12 +37,16 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   }
   // A fresh name per writer, created exclusively: two writers never share a temporary,
   // and a symlink planted at a predictable name is never followed (tools run as root).
+  // mkstemp makes 0600: the file gets the mode fopen would have given it (0666 minus the
+  // umask), read first, so nothing can throw between mkstemp and fdopen. Best effort: a
+  // file system without modes (vfat) keeps what it has.
+  const mode_t mode = 0666 & ~current_umask();
   std::string name = path + ".XXXXXX";
   const int fd = ::mkstemp(name.data());
   if (fd < 0) throw std::runtime_error(path_ + ": cannot write: " + std::strerror(errno));
   written_ = name;
-  // mkstemp makes 0600: give the file the mode fopen would have (0666 minus the umask).
-  if (::fchmod(fd, 0666 & ~current_umask()) != 0 || (file_ = ::fdopen(fd, "w")) == nullptr) {
+  (void)::fchmod(fd, mode);
+  if ((file_ = ::fdopen(fd, "w")) == nullptr) {
     const int why = errno;
     ::close(fd);
     ::unlink(written_.c_str());

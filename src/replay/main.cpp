@@ -146,6 +146,7 @@ int cancel_all(const std::vector<std::uint64_t>& ids) {
 int run(const ReplayOptions& o) {
   if (!o.dry_run) check_out_prefix(o.out);
   swf::Trace trace = swf::read(o.trace);
+  for (const std::string& note : trace.notes) say("note: %s", note);
   swf::Trace sliced = select_slice(trace, o.slice);
   trace = swf::Trace();
   sim::WorkloadOptions wo;

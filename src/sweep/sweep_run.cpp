@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -89,7 +90,9 @@ LoadedTrace load_trace(const TraceInput& input, std::size_t max_jobs) {
   sim::WorkloadOptions wo;
   wo.procs = input.procs;
   try {
-    t.workload = sim::prepare(swf::read(input.path), wo);
+    swf::Trace trace = swf::read(input.path);
+    for (const std::string& note : trace.notes) std::fprintf(stderr, "easypp-sweep: note: %s\n", note.c_str());
+    t.workload = sim::prepare(trace, wo);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(input.path + ": " + e.what());
   }

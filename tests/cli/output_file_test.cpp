@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -40,7 +41,11 @@ TEST(OutputFile, ReplacesAWholeFileAndLeavesNoTemporary) {
   std::ofstream(f) << "old\n";
   write_whole_file(f.string(), "a,b\n1,2\n");
   EXPECT_EQ(read(f), "a,b\n1,2\n");
-  EXPECT_FALSE(fs::exists(dir / "out.csv.tmp"));
+  // Nothing but the file: the temporary (out.csv.XXXXXX) was renamed into place, and
+  // one never committed is removed.
+  { OutputFile dropped((dir / "out.csv").string()); }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  EXPECT_EQ(read(f), "a,b\n1,2\n");
   // Not written: named, and nothing made.
   EXPECT_EQ(error_of((dir / "no" / "x.csv").string(), "x"),
             (dir / "no" / "x.csv").string() + ": cannot write: No such file or directory");

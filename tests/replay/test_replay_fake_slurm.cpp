@@ -132,5 +132,15 @@ TEST_F(ReplayFakeSlurm, AnOutPrefixInAMissingDirectoryIsRefusedFirst) {
   }
 }
 
+// A header value that is not a number is shown as the simulator shows it, naming the line.
+TEST_F(ReplayFakeSlurm, UnusableHeaderValuesAreNoted) {
+  trace_ = file("three.swf", std::string("; UnixStartTime: unknown\n") + kThreeJobs);
+  CliResult r = replay("fail-always", "--simulate easy");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("easypp-replay: note: " + trace_ + ":1: UnixStartTime is not a number"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace easypp::test
