@@ -26,8 +26,8 @@ void give_workload(epp_predictor* p, const std::vector<swf::Record>& records) {
 std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>& records) {
   // At equal times ends come first, so a job submitted as another ends learns from it;
   // but a job that ends as it is submitted (no wait, no runtime) must be predicted before
-  // it is learnt, so its submit comes before every end at that time.
-  enum Order { kSubmitEndingAtOnce = 0, kEnd = 1, kSubmit = 2 };
+  // it is learnt, so its own end comes after the submits at that time.
+  enum Order { kEnd = 0, kSubmit = 1, kOwnEndAtSubmit = 2 };
   struct Event {
     std::int64_t time;
     int order;  // an Order
@@ -41,18 +41,15 @@ std::vector<ReplayedJob> replay(epp_predictor* p, const std::vector<swf::Record>
     const auto& r = records[i];
     out[i] = ReplayedJob{r.job_number, r.user, r.requested_time, r.runtime, -1};
     const bool learnt = swf_to_record(r, ended[i]);
-    if (learnt) events.push_back({ended[i].end, kEnd, i});
-    if (r.requested_time > 0 && r.submit >= 0) {
-      const bool ends_at_once = learnt && ended[i].end == r.submit;
-      events.push_back({r.submit, ends_at_once ? kSubmitEndingAtOnce : kSubmit, i});
-    }
+    if (learnt) events.push_back({ended[i].end, ended[i].end == r.submit ? kOwnEndAtSubmit : kEnd, i});
+    if (r.requested_time > 0 && r.submit >= 0) events.push_back({r.submit, kSubmit, i});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     return std::tie(a.time, a.order, a.index) < std::tie(b.time, b.order, b.index);
   });
   for (const auto& e : events) {
     const auto& r = records[e.index];
-    if (e.order == kEnd) {
+    if (e.order != kSubmit) {
       epp_learn_record(p, &ended[e.index]);
     } else {
       epp_job job{};

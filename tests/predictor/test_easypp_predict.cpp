@@ -89,6 +89,18 @@ TEST_F(EasyppPredict, ReplayPredictsAJobBeforeLearningItsOwnEndAtTheSameTime) {
   EXPECT_EQ(r.out.substr(0, r.out.find("\n3,")), "job_id,user,estimate,prediction\n1,7,1000,1000\n2,7,1000,100") << r.out;
 }
 
+// Job 1 ends at 200, as job 2 is submitted and ends (no wait, no runtime): job 2 still
+// learns from job 1 (another job's end comes before a submit at the same time), not from
+// its own end.
+TEST_F(EasyppPredict, ReplayStillLearnsAnotherJobsEndAtTheSameTime) {
+  std::string swf = file("tie2.swf",
+                         "1 100 0 100 1 -1 -1 1 1000 -1 1 7 1 -1 -1 -1 -1 -1\n"
+                         "2 200 0 0 1 -1 -1 1 1000 -1 1 7 1 -1 -1 -1 -1 -1\n");
+  CliResult r = run("replay --trace " + swf + " --predictor last");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "job_id,user,estimate,prediction\n1,7,1000,1000\n2,7,1000,100\n") << r.out;
+}
+
 TEST_F(EasyppPredict, ReplayWithPerfectAndABadSpec) {
   std::string swf = file("tiny.swf", kTinySwf);
   CliResult r = run("replay --trace " + swf + " --predictor perfect");
