@@ -116,8 +116,19 @@ int load(epp_predictor* p, const std::string& path, bool must_exist) {
 // drop a learned model); a --predictor that differs from it wins, with a warning.
 PredictorHandle state_predictor(const Options& o, const char* command) {
   const std::optional<std::string> stored = stored_spec(o.state);
-  const std::string spec = o.predictor.empty() && stored ? *stored : o.predictor;
-  PredictorHandle p = make_predictor(spec);
+  std::string spec = o.predictor.empty() && stored ? *stored : o.predictor;
+  PredictorHandle p;
+  try {
+    p = make_predictor(spec);
+  } catch (const SpecError& e) {
+    // A spec this easypp cannot read (a newer one's key, a damaged file) is the state's
+    // problem, not a usage error: the default, and the load says what it finds.
+    if (!o.predictor.empty() || !stored) throw;
+    std::cerr << "easypp-predict: " << o.state << "'s predictor " << spec << " is not one this easypp reads ("
+              << e.what() << "); using the default\n";
+    spec.clear();
+    p = make_predictor(spec);
+  }
   if (epp_predictor_needs_workload(p.get()) != 0)
     throw SpecError(spec + ": needs each job's real runtime and the whole workload, which " +
                     command + " does not have (replay --trace gives it)");

@@ -101,6 +101,22 @@ TEST_F(EasyppPredict, ReplayStillLearnsAnotherJobsEndAtTheSameTime) {
   EXPECT_EQ(r.out, "job_id,user,estimate,prediction\n1,7,1000,1000\n2,7,1000,100\n") << r.out;
 }
 
+// A state whose stored spec this easypp cannot read is shown with the default predictor
+// and a note, not refused as a bad --predictor the user never gave.
+TEST_F(EasyppPredict, AStoredSpecThatCannotBeReadFallsBackToTheDefault) {
+  std::string swf = file("tiny.swf", kTinySwf);
+  ASSERT_EQ(run("import --state " + state_ + " --swf " + swf).status, 0);
+  std::string text = slurp(state_);
+  const std::string from = "\"spec\":\"", to = "\"spec\":\"bogus:x=1";
+  const auto at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, text.find('"', at + from.size()) - at, to);
+  std::ofstream(state_) << text;
+  CliResult r = run("stats --state " + state_);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("predictor bogus:x=1 is not one this easypp reads"), std::string::npos) << r.err;
+}
+
 TEST_F(EasyppPredict, ReplayWithPerfectAndABadSpec) {
   std::string swf = file("tiny.swf", kTinySwf);
   CliResult r = run("replay --trace " + swf + " --predictor perfect");
