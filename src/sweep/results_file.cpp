@@ -3,6 +3,7 @@
 #include "cli/output_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -116,6 +117,8 @@ ResultsContent read_results(const std::string& path) {
     if (access(path.c_str(), F_OK) != 0 && errno == ENOENT) return content;
     fail_errno("cannot read", path);
   }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) content.file.emplace(st.st_dev, st.st_ino);
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
@@ -151,16 +154,39 @@ ResultsContent read_results(const std::string& path) {
 
 ResultsWriter::ResultsWriter(const std::string& path, std::uint64_t complete_bytes)
     : path_(path), lock_(path, O_WRONLY | O_CREAT) {
+  start(complete_bytes);
+}
+
+void ResultsWriter::start(std::uint64_t complete_bytes) {
   const int fd = lock_.fd();
-  if (ftruncate(fd, static_cast<off_t>(complete_bytes)) != 0) fail_errno("cannot truncate", path);
-  if (lseek(fd, 0, SEEK_END) < 0) fail_errno("cannot seek", path);
+  if (ftruncate(fd, static_cast<off_t>(complete_bytes)) != 0) fail_errno("cannot truncate", path_);
+  if (lseek(fd, 0, SEEK_END) < 0) fail_errno("cannot seek", path_);
   if (complete_bytes == 0) {
     std::lock_guard<std::mutex> lock(mutex_);
     const std::string header = std::string(kResultsHeader) + "\n";
     if (write(fd, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
-      fail_errno("cannot write", path);
+      fail_errno("cannot write", path_);
     }
   }
+}
+
+namespace {
+// Throws unless the file `fd` locks is the one `read` read (or, none read, an empty one).
+std::uint64_t checked_bytes(const std::string& path, int fd, const ResultsContent& read) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) fail_errno("cannot stat", path);
+  const bool same = read.file ? read.file == std::make_pair(static_cast<std::uint64_t>(st.st_dev),
+                                                             static_cast<std::uint64_t>(st.st_ino))
+                              : st.st_size == 0;
+  if (!same)
+    throw std::runtime_error(path + ": replaced while it was read (an easypp-sweep merge?); run again");
+  return read.complete_bytes;
+}
+}  // namespace
+
+ResultsWriter::ResultsWriter(const std::string& path, const ResultsContent& read)
+    : path_(path), lock_(path, O_WRONLY | O_CREAT) {
+  start(checked_bytes(path, lock_.fd(), read));
 }
 
 void ResultsWriter::append(const std::vector<ResultRow>& rows) {

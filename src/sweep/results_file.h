@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sweep/results_lock.h"
@@ -42,6 +44,8 @@ struct ResultsContent {
   // interruption and is dropped when the sweep appends again.
   std::uint64_t complete_bytes = 0;
   bool truncated_tail = false;
+  // The file read (device, inode); none when there was no file.
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> file;
 };
 
 // Reads a results file. A missing file gives no rows. The header must be kResultsHeader;
@@ -55,12 +59,18 @@ class ResultsWriter {
   // Creates the file with its header, or cuts it to `complete_bytes` (dropping a
   // truncated last line) and appends after it. Throws std::runtime_error naming the path.
   ResultsWriter(const std::string& path, std::uint64_t complete_bytes);
+  // The same for what `read` read from `path` before the lock was taken: throws if the
+  // file locked is not that one (a merge replaced it meanwhile: cutting the new file to
+  // the old one's length would lose merged lines).
+  ResultsWriter(const std::string& path, const ResultsContent& read);
   ResultsWriter(const ResultsWriter&) = delete;
   ResultsWriter& operator=(const ResultsWriter&) = delete;
 
   void append(const std::vector<ResultRow>& rows);
 
  private:
+  void start(std::uint64_t complete_bytes);  // cuts, seeks, writes the header if empty
+
   std::string path_;
   ResultsLock lock_;  // also the file descriptor written to
   std::mutex mutex_;

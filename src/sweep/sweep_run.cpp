@@ -268,7 +268,7 @@ SweepReport run_sweep(const SweepOptions& options, const ConfigSpace& space, std
     done.emplace(std::make_pair(r.config, t->second), &r);
   }
 
-  ResultsWriter writer(results_path, content.complete_bytes);
+  ResultsWriter writer(results_path, content);
   write_settings(settings_path, settings);
 
   // Largest traces first within each class, so the pool's last tasks are short ones.

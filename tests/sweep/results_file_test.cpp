@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <cstdio>
 #include <string>
 
 #include "sweep/results_file.h"
@@ -81,6 +82,35 @@ TEST(ResultsFile, TruncatedLastLineIsDroppedAndRewritten) {
   ASSERT_EQ(c.rows.size(), 3u);
   EXPECT_EQ(c.rows[2].config, 3u);
   EXPECT_EQ(slurp(path), whole + format_row(sample(3, "T")) + "\n");
+}
+
+// A sweep resuming reads the file, then locks it to append: a merge that renamed a new
+// file into place in between is refused, not cut to the old file's length.
+TEST(ResultsFile, AFileReplacedAfterItWasReadIsNotCut) {
+  testing::TempDir dir;
+  const std::string path = dir.file("results.csv");
+  {
+    ResultsWriter w(path, 0);
+    w.append({sample(1, "T")});
+  }
+  const ResultsContent read = read_results(path);
+  const std::string merged = dir.file("merged.csv");
+  {
+    ResultsWriter w(merged, 0);
+    w.append({sample(1, "T"), sample(2, "T"), sample(3, "T")});
+  }
+  const std::string merged_text = slurp(merged);
+  ASSERT_EQ(std::rename(merged.c_str(), path.c_str()), 0);
+  try {
+    ResultsWriter w(path, read);
+    FAIL() << "a replaced file was locked for appending";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("replaced while it was read"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slurp(path), merged_text);
+  // The file it read, still there: appended after its complete lines.
+  { ResultsWriter w(path, read_results(path)); }
+  EXPECT_EQ(slurp(path), merged_text);
 }
 
 TEST(ResultsFile, TruncatedHeaderIsRewritten) {
