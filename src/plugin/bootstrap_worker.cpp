@@ -66,6 +66,7 @@ void BootstrapWorker::run(Query query, Time now, int days) {
     r = Result{};
     r.error = "unknown exception";
   }
+  r.days = days;
   std::lock_guard lock(mutex_);
   result_ = std::move(r);
   answered_ = true;

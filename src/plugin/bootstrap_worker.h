@@ -32,6 +32,7 @@ class BootstrapWorker {
     std::vector<FinishedJob> jobs;  // ended in [now - days, now], oldest end first
     std::string error;              // when !ok: the failed day's message
     bool stopped = false;           // cancel() ended it: no answer, not a failure
+    int days = 0;                   // the window asked (start's days)
   };
 
   BootstrapWorker() = default;

@@ -128,7 +128,7 @@ class Scheduler {
     // dropped (the stop waits for the day being asked at most), and the marker keeps the
     // bootstrap owed for the restart.
     if (planner_)
-      if (auto answer = bootstrap_query_.take()) bootstrap_answered(*answer);
+      if (auto answer = bootstrap_query_.take()) bootstrap_answered(*answer, /*may_ask=*/false);
     bootstrap_query_.stop();
     if (!planner_) return;
     {
@@ -234,6 +234,9 @@ class Scheduler {
         std::remove(old_marker.c_str());
         save_owed_marker(owed_bootstrap_->since());
       }
+      // A query in flight for another window stops after its day and is asked anew
+      // (bootstrap_answered); one for this window goes on.
+      if (bootstrap_query_.busy() && asked_days_ != config_.bootstrap_days) bootstrap_query_.cancel();
       ask_slurmdbd();
     } else if (planner_->history_records() == 0) {
       // The marker from the first try on, not the first failure: passes go on while
@@ -263,16 +266,23 @@ class Scheduler {
               return read_accounting_history(cluster, uid, from, to, out, err);
             },
             time(nullptr), config_.bootstrap_days))
-      return;  // one in flight: its answer counts
+      return;  // one in flight: its answer counts, if it is for this window
+    asked_days_ = config_.bootstrap_days;
     if (!owed_bootstrap_->failed_before())
       info("sched/easypp: asking slurmdbd for the jobs that ended in the last %d days, a day "
            "at a time (scheduling goes on meanwhile)", config_.bootstrap_days);
   }
 
-  void bootstrap_answered(const BootstrapWorker::Result& answer) {
+  // may_ask: false at shutdown, where nothing is asked anew (the marker keeps it owed).
+  void bootstrap_answered(const BootstrapWorker::Result& answer, bool may_ask = true) {
     // No longer owed (a reconfigure to a configuration that learns nothing): dropped.
     if (!owed_bootstrap_) return;
-    if (answer.stopped) return;  // cancelled, then owed again: asked anew, no failure
+    // Cancelled, or asked for a window a reconfigure has changed since: asked anew for
+    // this one at once, no failure.
+    if (answer.stopped || answer.days != config_.bootstrap_days) {
+      if (may_ask) ask_slurmdbd();
+      return;
+    }
     const bool failed_before = owed_bootstrap_->failed_before();
     const time_t now = time(nullptr);
     const std::vector<FinishedJob>& jobs = answer.jobs;
@@ -669,6 +679,7 @@ class Scheduler {
   std::optional<time_t> wake_at_;  // the last plan's wake_at
   bool deferred_ = false;          // the last pass was put off (run_pass): one is owed
   std::optional<OwedBootstrap> owed_bootstrap_;  // ask_slurmdbd, bootstrap_answered
+  int asked_days_ = 0;                           // the window of the query last started
   BootstrapWorker bootstrap_query_;               // its query, on its own thread
   std::string cluster_;        // slurm_conf's, for the bootstrap's query
   std::uint32_t slurm_uid_ = 0;

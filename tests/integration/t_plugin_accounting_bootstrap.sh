@@ -129,3 +129,32 @@ else
   note "slurmdbd answered the 3650 days before the stop: nothing left owed to check"
 fi
 [ ! -e "$long.bootstrap-owed" ] || fail "the marker outlived the bootstrap"
+
+# 22.05's `scontrol reconfigure` keeps the plugin loaded: one that changes
+# easypp_bootstrap_days while the query is in flight stops it after its day and asks the
+# new window (before, the old window's answer was learnt as the new one's). From 23.11 a
+# reconfigure restarts slurmctld, the case above.
+if [[ "$(scontrol --version | awk '{print $2}')" == 22.05.* ]]; then
+  again=$TB_DIR/state/easypp/again.json
+  sed -i "s|^SchedulerParameters=.*|SchedulerParameters=easypp_save_interval=1,easypp_bootstrap_days=3650,easypp_state_file=$again|" \
+    "$TB_DIR/slurm.conf"
+  from=$(wc -l < "$log")
+  tb_restart_ctld
+  for _ in $(seq 100); do
+    tail -n +"$((from + 1))" "$log" | grep -qF "ended in the last 3650 days" && break
+    sleep 0.2
+  done
+  tail -n +"$((from + 1))" "$log" | grep -qF "ended in the last 3650 days" \
+    || fail "no bootstrap asked for the 3650-day window (again)"
+  if tail -n +"$((from + 1))" "$log" | grep -qF "jobs of the last 3650 days learnt"; then
+    note "slurmdbd answered the 3650 days before the reconfigure: nothing to check"
+  else
+    tb_set_params "easypp_save_interval=1,easypp_bootstrap_days=20,easypp_state_file=$again"
+    wait_log "asking slurmdbd for the jobs that ended in the last 20 days" 150
+    [ -n "$line" ] || fail "the reconfigure to 20 days did not ask slurmdbd for them (the 3650-day query went on)"
+    wait_log "jobs of the last 20 days learnt" 150
+    [ -n "$line" ] || fail "the 20-day bootstrap was not learnt"
+    [ ! -e "$again.bootstrap-owed" ] || fail "the marker outlived the 20-day bootstrap"
+    note "ok: the reconfigure's window was asked and learnt"
+  fi
+fi

@@ -63,6 +63,7 @@ TEST(BootstrapWorker, GathersEachDaysJobsOldestEndFirst) {
   const auto r = wait_result(w);
   ASSERT_TRUE(r);
   EXPECT_TRUE(r->ok);
+  EXPECT_EQ(r->days, 2) << "the window asked: the plugin drops an answer for a window a reconfigure changed";
   EXPECT_EQ(asked, bootstrap_days(kNow, 2));
   ASSERT_EQ(r->jobs.size(), 3u);
   EXPECT_EQ(r->jobs[0].job.id, 2u);
@@ -88,6 +89,7 @@ TEST(BootstrapWorker, AFailedDayEndsTheQueryWithItsError) {
   ASSERT_TRUE(r);
   EXPECT_FALSE(r->ok);
   EXPECT_EQ(r->error, "slurmdbd returned no job list");
+  EXPECT_EQ(r->days, 3);
   EXPECT_TRUE(r->jobs.empty()) << "all or nothing: the bootstrap is asked again whole";
   EXPECT_EQ(calls, 2) << "the third day is not asked";
 }
@@ -204,6 +206,7 @@ TEST(BootstrapWorker, CancelEndsTheQueryAfterTheDayBeingAsked) {
   ASSERT_TRUE(r);
   EXPECT_FALSE(r->ok);
   EXPECT_TRUE(r->stopped);
+  EXPECT_EQ(r->days, 30);
   EXPECT_EQ(calls, 1);
 }
 
