@@ -22,10 +22,16 @@ TB_DIR=
 # A command that fails outside fail() (set -e) still says where.
 tb_on_err() { echo "FAIL: $(basename "$0") line $2: \"$3\" exited $1" >&2; }
 trap 'tb_on_err $? $LINENO "$BASH_COMMAND"' ERR
+# Killed by SIGTERM, bash runs the EXIT trap (tb_cleanup) with $? = 0, which skips the
+# at-failure diagnostics: exit 143 instead. (A ( ) subshell resets it: each_scheduler.)
+trap 'exit 143' TERM
 
 note() { echo "[$(date +%H:%M:%S)] $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "$*"; exit 77; }
+# The runner reads a skip's reason from the log's last line: tb_cleanup prints it again
+# after the testbed's own lines (testbed down logs to stderr).
+TB_SKIP_REASON=
+skip() { TB_SKIP_REASON=$*; echo "$*"; exit 77; }
 
 assert_eq() {   # EXPECTED ACTUAL WHAT
   if [ "$1" != "$2" ]; then fail "${3:-value}: expected '$1', got '$2'"; fi
@@ -159,6 +165,7 @@ tb_cleanup() {
       rm -rf "$dir"
     fi
   done
+  if [ $rc -eq 77 ] && [ -n "$TB_SKIP_REASON" ]; then echo "$TB_SKIP_REASON"; fi
   exit $rc
 }
 
@@ -495,6 +502,7 @@ each_scheduler() {   # FN
     (
       set -eE
       trap 'tb_on_err $? $LINENO "$BASH_COMMAND"' ERR
+      trap 'exit 143' TERM
       LIVE_SCHED=$sched
       TEST_RESULTS=$RESULTS/$TEST_NAME/${sched#sched/}
       mkdir -p "$TEST_RESULTS"
