@@ -239,6 +239,14 @@ int epp_user_accuracy(const epp_predictor* p, uint32_t user, double* mean, uint6
   return 1;
 }
 
+int epp_is_spec_key(const char* key) {
+  try {
+    return key != nullptr && easypp::predictor::is_spec_key(key) ? 1 : 0;
+  } catch (...) {
+    return 0;  // out of memory building a kind's list
+  }
+}
+
 size_t epp_sweep_size(void) { return easypp::predictor::kSweepSize; }
 
 int epp_sweep_spec(size_t index, char* buf, size_t len) {

@@ -230,6 +230,13 @@ std::optional<Spec> parse_spec(const char* text, std::string& error) {
   return spec;
 }
 
+bool is_spec_key(std::string_view key) {
+  for (const auto& kind : kKinds)
+    for (auto k : keys_of(kind.value))
+      if (k == key) return true;
+  return false;  // virtual's keys, error and seed, are quant's
+}
+
 std::string canonical(const Spec& s) {
   switch (s.kind) {
     case Kind::History:

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "error_model_spec.h"
 #include "learned_spec.h"
@@ -53,6 +54,10 @@ inline bool is_error_model(Kind k) { return k == Kind::Quant || k == Kind::Qual;
 // latter so a spec fits in Slurm's comma-separated SchedulerParameters). On error returns nullopt and sets `error` to one
 // line "predictor spec: key=value: reason (allowed: ...)".
 std::optional<Spec> parse_spec(const char* text, std::string& error);
+
+// Whether some kind's spec reads `key` (window, metric, eta, seed, ...): the keys
+// parse_spec accepts after "kind:", from the same per-kind lists it checks them against.
+bool is_spec_key(std::string_view key);
 
 // Every key spelled out, in a fixed order; parse_spec(canonical(s)) == s.
 std::string canonical(const Spec& spec);

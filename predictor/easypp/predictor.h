@@ -68,6 +68,12 @@ enum epp_end_state {
 EPP_API epp_predictor *epp_predictor_new(const char *spec, char *err, size_t errlen);
 EPP_API void epp_predictor_free(epp_predictor *p);
 
+/* 1 if some kind's spec reads `key` after "kind:" (window, metric, eta, seed, ...; the
+ * lists epp_predictor_new checks keys against), else 0 (NULL too). For a caller that gets
+ * a spec cut into pieces, such as Slurm's comma-separated SchedulerParameters, to name a
+ * piece (interface 4). */
+EPP_API int epp_is_spec_key(const char *key);
+
 /* The canonical spec with every key spelled out (for logs and reports). Owned by p; valid
  * until epp_predictor_free or epp_predictor_set_seed (read without the lock). */
 EPP_API const char *epp_predictor_spec(const epp_predictor *p);

@@ -86,6 +86,20 @@ TEST(SpecErrors, UnknownKeyListsTheAllowedOnes) {
   EXPECT_EQ(error_of("estimate:window=3"), "predictor spec: window=3: unknown key for estimate (allowed: none)");
 }
 
+// What the plugin asks of a SchedulerParameters item cut off a spec at a comma.
+TEST(SpecKeys, EveryKindsKeysAreSpecKeysAndNothingElse) {
+  for (const char* key : {"window", "type", "fullness", "metric", "fallback", "propagation",
+                          "correction", "scale", "learn", "failed_min",  // history, last
+                          "target", "under", "loss", "weight", "eta", "features",  // learned
+                          "category", "error", "stdev", "accurate", "extend", "lb_factor",
+                          "seed", "kind", "percent"})  // quant, qual (and virtual)
+    EXPECT_EQ(epp_is_spec_key(key), 1) << key;
+  for (const char* key : {"", "size", "Metric", "metric=avg", "history", "easypp_window",
+                          "sched_interval", "depth"})
+    EXPECT_EQ(epp_is_spec_key(key), 0) << key;
+  EXPECT_EQ(epp_is_spec_key(nullptr), 0);
+}
+
 TEST(SpecErrors, BadValuesNameTheKeyAndTheChoices) {
   EXPECT_EQ(error_of("history:window=0"), "predictor spec: window=0: bad value (allowed: an integer 1-30)");
   EXPECT_EQ(error_of("history:window=31"), "predictor spec: window=31: bad value (allowed: an integer 1-30)");
