@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -102,16 +103,23 @@ class Parser {
     if (rpc_key_.empty() || rank(k) < rank(rpc_key_)) rpc_key_ = k;
   }
 
-  void key_value(std::string_view key, std::string_view value) {
+  // `cut`: the items after this one that Slurm's commas cut off its value (metric=median
+  // after easypp_predictor=history:window=3), joined by commas; empty when none were.
+  void key_value(std::string_view key, std::string_view value, const std::string& cut = {}) {
     const std::string k = lower(key);
     // Slurm reads the first of a key given twice (xstrcasestr), so the second is ignored;
     // its error says what the first came to, which is the default if the first was refused.
     if (auto first = first_.find(k); first != first_.end()) {
-      fail(key, value, "given twice; ignored: " + first->second);
+      fail(key, value,
+           "given twice; ignored" + (cut.empty() ? "" : " with " + cut + ", cut off it at a comma") +
+               ": " + first->second);
       return;
     }
     outcome_ = "the first, " + std::string(key) + "=" + std::string(value) + ", is used";
-    if (!known_key(k, key, value)) return;  // unknown each time it is given
+    cut_ = cut;
+    const bool known = known_key(k, key, value);
+    cut_.clear();
+    if (!known) return;  // unknown each time it is given
     first_.emplace(k, outcome_);
   }
 
@@ -121,7 +129,9 @@ class Parser {
     Config& c = out_.config;
     if (k == "easypp_policy") {
       std::string why;
-      if (!valid_policy(value, why))
+      if (!cut_.empty())
+        fail(key, value, cut_off(kPolicyKeys), c.policy);
+      else if (!valid_policy(value, why))
         fail(key, value, why.empty() ? "unknown policy (valid: " + live_policies() + ")" : why,
              c.policy);
       else
@@ -293,6 +303,16 @@ class Parser {
     }
   }
 
+  static constexpr const char* kPredictorKeys = "separate a spec's keys with ';'";
+  static constexpr const char* kPolicyKeys = "separate a policy's keys with ':'";
+  // Why a value followed by cut_ is refused: it is not all there, so it is not used.
+  std::string cut_off(const char* separate) const {
+    const bool one = cut_.find(',') == std::string::npos;
+    return cut_ + (one ? " looks like a part of this value cut off at a comma; "
+                       : " look like parts of this value cut off at commas; ") +
+           separate + " (" + (one ? "it is" : "they are") + " ignored, and so is this value)";
+  }
+
   void fail(std::string_view key, std::string_view value, const std::string& why,
             const std::string& used = {}) {
     std::string line = "SchedulerParameters ";
@@ -329,6 +349,10 @@ class Parser {
   void predictor(std::string_view key, std::string_view value) {
     const std::string spec(value);
     const char* fallback = "the policy's own predictor";
+    if (!cut_.empty()) {
+      fail(key, value, cut_off(kPredictorKeys), fallback);
+      return;
+    }
     char err[256] = "";
     epp_predictor* p = epp_predictor_new(spec.c_str(), err, sizeof err);
     if (!p) {
@@ -343,12 +367,21 @@ class Parser {
   }
 
   // PART:POLICY[;PART:POLICY]. Each bad entry is reported and skipped; good ones stay.
+  // The last entry is the one a comma cut (cut_).
   void partition_policy(std::string_view key, std::string_view value) {
     std::string_view rest = value;
     while (true) {
       const auto semi = rest.find(';');
       const std::string_view entry = trim(rest.substr(0, semi));
-      if (!entry.empty()) {
+      if (!cut_.empty() && semi == std::string_view::npos) {
+        const auto colon = entry.find(':');
+        fail(key, value,
+             cut_off(kPolicyKeys) + "; entry '" + std::string(entry) + "' skipped" +
+                 (colon == std::string_view::npos
+                      ? std::string()
+                      : ", partition " + std::string(trim(entry.substr(0, colon))) +
+                            " uses easypp_policy"));
+      } else if (!entry.empty()) {
         const auto colon = entry.find(':');
         const std::string_view part = colon == std::string_view::npos
                                           ? std::string_view{}
@@ -422,6 +455,8 @@ class Parser {
   std::map<std::string, std::string> first_;
   // What the key being parsed comes to, as first_ keeps it.
   std::string outcome_;
+  // The items a comma cut off the value being parsed (key_value's `cut`).
+  std::string cut_;
   // The max_rpc_cnt name that is read, of those given (see rpc_key_given).
   std::string rpc_key_;
 };
@@ -440,6 +475,59 @@ std::string Config::predictor_spec() const {
          ",correction=" + correction + (propagation ? ",propagation=on" : "");
 }
 
+namespace {
+
+// A key some policy family reads from its spec (depth, bound, trial, ...).
+bool policy_key(const std::string& key) {
+  for (const PolicyFamily& f : policy_families())
+    for (const PolicyKey& k : f.keys)
+      if (k.key == key) return true;
+  return false;
+}
+
+// Items (Slurm's commas split SchedulerParameters) that are a key=value of a predictor
+// spec or of a policy, not a key of SchedulerParameters: a spec given with commas,
+// easypp_predictor=history:window=3,metric=median. Slurm has no such key, so none is
+// Slurm's. Each is the part of the spec item before it (its `owner`, by index) when that
+// one takes such keys: easypp_predictor a predictor key, easypp_policy and
+// easypp_partition_policy a policy key; else it has no owner (SIZE_MAX).
+struct SpecPiece {
+  std::size_t item;
+  std::size_t owner;
+  bool predictor_key;
+};
+
+std::vector<SpecPiece> spec_pieces(const std::vector<std::string_view>& items) {
+  std::vector<SpecPiece> pieces;
+  std::size_t last_whole = SIZE_MAX;  // the last item that is no piece
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string_view item = items[i];
+    const auto eq = item.find('=');
+    const std::string key = lower(trim(item.substr(0, eq)));
+    const bool predictor_key = epp_is_spec_key(key.c_str()) != 0;
+    if (eq == std::string_view::npos || key.rfind("easypp_", 0) == 0 ||
+        (!predictor_key && !policy_key(key))) {
+      last_whole = i;
+      continue;
+    }
+    std::size_t owner = SIZE_MAX;
+    if (last_whole != SIZE_MAX) {
+      const std::string_view prev = items[last_whole];
+      const std::string owner_key = lower(trim(prev.substr(0, prev.find('='))));
+      if (prev.find('=') != std::string_view::npos &&
+          (owner_key == "easypp_predictor" ? predictor_key
+           : owner_key == "easypp_policy" || owner_key == "easypp_partition_policy"
+               ? policy_key(key)
+               : false))
+        owner = last_whole;
+    }
+    pieces.push_back({i, owner, predictor_key});
+  }
+  return pieces;
+}
+
+}  // namespace
+
 ParsedConfig parse_scheduler_parameters(std::string_view params,
                                         const std::vector<std::string>& policies,
                                         const std::vector<std::string>& killing) {
@@ -451,14 +539,38 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
     items.push_back(trim(rest.substr(0, comma)));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
   }
+  // A spec's parts cut off at commas: each owner gets its parts (and is refused with them);
+  // a part without an owner is reported alone.
+  const std::vector<SpecPiece> pieces = spec_pieces(items);
+  std::map<std::size_t, std::string> cut_of;  // owner item -> its parts, comma-joined
+  std::map<std::size_t, const SpecPiece*> piece_at;
+  for (const SpecPiece& p : pieces) {
+    piece_at[p.item] = &p;
+    if (p.owner == SIZE_MAX) continue;
+    std::string& cut = cut_of[p.owner];
+    cut += (cut.empty() ? "" : ",") + std::string(items[p.item]);
+  }
   for (std::string_view item : items) {  // as stock, only key= counts
     const auto eq = item.find('=');
     const std::string key = lower(trim(item.substr(0, eq)));
     if (eq != std::string_view::npos && is_rpc_key(key)) parser.rpc_key_given(key);
   }
-  for (std::string_view item : items) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string_view item = items[i];
     const auto eq = item.find('=');
     const std::string slurm_key = lower(trim(item.substr(0, eq)));
+    if (auto piece = piece_at.find(i); piece != piece_at.end()) {
+      if (piece->second->owner == SIZE_MAX)
+        out.errors.push_back(
+            "SchedulerParameters " + std::string(item) + ": a key of " +
+            (piece->second->predictor_key
+                 ? "a predictor spec, not of SchedulerParameters (give it in easypp_predictor's "
+                   "value; separate a spec's keys with ';')"
+                 : "a policy, not of SchedulerParameters (give it in easypp_policy's value; "
+                   "separate a policy's keys with ':')") +
+            "; ignored");
+      continue;  // else reported with its owner
+    }
     // Stock backfill's keys: three are honoured as it honours them, the rest ignored.
     const bool reserve_key = slurm_key == "bf_min_age_reserve" || slurm_key == "bf_min_prio_reserve";
     if (slurm_key == "bf_licenses") {  // any value: Slurm matches the word
@@ -483,7 +595,9 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
                            ": expected key=value; ignored");
       continue;
     }
-    parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
+    const auto cut = cut_of.find(i);
+    parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)),
+                     cut == cut_of.end() ? std::string() : cut->second);
   }
   parser.check_opt_in();
   parser.apply_depth();

@@ -105,7 +105,10 @@ struct ParsedConfig {
 };
 
 // Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`
-// belong to Slurm and are ignored; easypp_ keys are case-insensitive like Slurm's, and so
+// belong to Slurm and are ignored, but for a key of a predictor spec or a policy
+// (metric=, depth=): a spec given with commas was cut there, so it is an error, and the
+// easypp_predictor, easypp_policy or easypp_partition_policy entry it was cut off falls
+// back to its default with it (one error line); easypp_ keys are case-insensitive like Slurm's, and so
 // are the words of a fixed vocabulary (on, avg, ...), not policy or predictor specs. A bad
 // value keeps the default and adds an error; it never throws for bad input.
 // `policies` lists the valid policy names (core's policy_names()); `killing` those whose

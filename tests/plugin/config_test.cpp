@@ -2,6 +2,7 @@
 // (naming key=value and the default used), and that Slurm's own keys are left alone.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -479,6 +480,92 @@ TEST(PluginConfig, DuplicateKeySaysWhatIsUsed) {
   ASSERT_EQ(unknown.errors.size(), 2u);
   EXPECT_NE(unknown.errors[1].find("easypp_windw=4: unknown key"), std::string::npos)
       << unknown.errors[1];
+}
+
+}  // namespace
+}  // namespace easypp::plugin
+
+namespace easypp::plugin {
+namespace {
+
+// Slurm splits SchedulerParameters at commas, so a spec given with commas leaves its later
+// keys as items of their own, which are no key of Slurm's: each is named in one error line
+// with the spec it was cut off, and that spec, not all there, falls back to its default
+// (documented: separate a spec's keys with ';', a policy's with ':').
+TEST(PluginConfig, ASpecCutAtACommaIsOneErrorAndItsDefault) {
+  const ParsedConfig p = parse("easypp_predictor=history:window=3,metric=median,easypp_interval=7");
+  ASSERT_EQ(1u, p.errors.size());
+  EXPECT_EQ(p.errors[0],
+            "SchedulerParameters easypp_predictor=history:window=3: metric=median looks like a "
+            "part of this value cut off at a comma; separate a spec's keys with ';' (it is "
+            "ignored, and so is this value); using default the policy's own predictor");
+  EXPECT_EQ(p.config.predictor_spec(), "");
+  EXPECT_EQ(p.config.interval, 7);  // the items after it are read as ever
+
+  // Two parts, one line; the history keys still compose the spec.
+  const ParsedConfig two =
+      parse("easypp_window=4,easypp_predictor=learned:under=4,eta=0.3,weight=small");
+  ASSERT_EQ(1u, two.errors.size());
+  EXPECT_NE(two.errors[0].find("easypp_predictor=learned:under=4: eta=0.3,weight=small look like "
+                               "parts of this value cut off at commas"),
+            std::string::npos)
+      << two.errors[0];
+  EXPECT_EQ(two.config.predictor_spec(), "history:window=4,metric=avg,correction=estimate");
+
+  // ';' keeps the spec whole: no error.
+  const ParsedConfig whole = parse("easypp_predictor=history:window=3;metric=median");
+  EXPECT_TRUE(whole.errors.empty()) << whole.errors.front();
+  EXPECT_EQ(whole.config.predictor_spec(), "history:window=3;metric=median");
+}
+
+TEST(PluginConfig, APolicyCutAtACommaIsOneErrorAndTheDefaultPolicy) {
+  const ParsedConfig p = parse("easypp_policy=easy:depth=4,bound=0");
+  ASSERT_EQ(1u, p.errors.size());
+  EXPECT_EQ(p.errors[0],
+            "SchedulerParameters easypp_policy=easy:depth=4: bound=0 looks like a part of this "
+            "value cut off at a comma; separate a policy's keys with ':' (it is ignored, and so "
+            "is this value); using default easy++");
+  EXPECT_EQ(p.config.policy, "easy++");
+  const ParsedConfig whole = parse("easypp_policy=easy:depth=4:bound=0");
+  EXPECT_TRUE(whole.errors.empty()) << whole.errors.front();
+  EXPECT_EQ(whole.config.policy, "easy:depth=4:bound=0");
+
+  // A partition's policy: its entry is the cut one; the entries before it stay.
+  const ParsedConfig part =
+      parse("easypp_partition_policy=a:easy-sjbf;b:easy++:depth=2,guard=always");
+  ASSERT_EQ(1u, part.errors.size());
+  EXPECT_EQ(part.errors[0],
+            "SchedulerParameters easypp_partition_policy=a:easy-sjbf;b:easy++:depth=2: "
+            "guard=always looks like a part of this value cut off at a comma; separate a "
+            "policy's keys with ':' (it is ignored, and so is this value); entry "
+            "'b:easy++:depth=2' skipped, partition b uses easypp_policy");
+  EXPECT_EQ(part.config.partition_policy,
+            (std::map<std::string, std::string>{{"a", "easy-sjbf"}}));
+}
+
+// A spec's key with no spec before it that takes it: named, not silently dropped.
+TEST(PluginConfig, ASpecKeyOnItsOwnIsAnError) {
+  const ParsedConfig p = parse("metric=median,easypp_predictor=learned,depth=4,sched_interval=30");
+  ASSERT_EQ(2u, p.errors.size());
+  EXPECT_EQ(p.errors[0],
+            "SchedulerParameters metric=median: a key of a predictor spec, not of "
+            "SchedulerParameters (give it in easypp_predictor's value; separate a spec's keys "
+            "with ';'); ignored");
+  EXPECT_EQ(p.errors[1],
+            "SchedulerParameters depth=4: a key of a policy, not of SchedulerParameters (give "
+            "it in easypp_policy's value; separate a policy's keys with ':'); ignored");
+  EXPECT_EQ(p.config.predictor_spec(), "learned");  // not cut: depth is no predictor key
+}
+
+// The second of a key given twice is ignored, its cut parts with it.
+TEST(PluginConfig, ACutSpecGivenTwiceIsIgnoredWithItsParts) {
+  const ParsedConfig p =
+      parse("easypp_predictor=learned,easypp_predictor=history:window=3,metric=median");
+  ASSERT_EQ(1u, p.errors.size());
+  EXPECT_EQ(p.errors[0],
+            "SchedulerParameters easypp_predictor=history:window=3: given twice; ignored with "
+            "metric=median, cut off it at a comma: the first, easypp_predictor=learned, is used");
+  EXPECT_EQ(p.config.predictor_spec(), "learned");
 }
 
 }  // namespace
