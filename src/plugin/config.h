@@ -20,8 +20,10 @@ struct Config {
   // Partitions whose running jobs a policy that kills (pv-easy, timed-run) may requeue
   // (easypp_requeue_partitions=PART[;PART]); such a policy is refused without one.
   std::set<std::string> requeue_partitions;
-  // History-predictor keys; when any is set they form the predictor spec for policies
-  // whose default predictor is a history predictor (see predictor_spec()).
+  // History-predictor keys; when any is set they form the predictor spec for the
+  // policies that take a predictor (core's policy_takes_predictor: the + and ++ variants,
+  // pv-easy, timed-run; not easy, easy-sjbf, x2, mq..., whose name fixes their
+  // predictions), as easypp-sim --predictor does (see predictor_spec()).
   int window = 2;                       // easypp_window, 1..30
   std::string metric = "avg";           // easypp_metric: avg|median|min|max
   std::string correction = "estimate";  // easypp_correction: estimate|gradual|exponential

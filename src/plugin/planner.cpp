@@ -15,9 +15,6 @@ bool spec_learns(const std::string& spec) {
          spec.rfind("learned", 0) == 0;
 }
 
-// "" is the predictor library's default, a history predictor.
-bool history_spec(const std::string& spec) { return spec.empty() || spec.rfind("history", 0) == 0; }
-
 }  // namespace
 
 std::vector<std::string> killing_policy_names() {
@@ -46,14 +43,21 @@ Planner::PredictionSlot& Planner::slot_for(const std::string& policy_name, const
   auto it = slots_.find(policy_name);
   if (it != slots_.end()) return it->second;
   const PolicyTraits& traits = policy.traits();
-  // The history keys of SchedulerParameters replace a history predictor's defaults only;
-  // a policy planning on user estimates (easy, easy-sjbf) or another model keeps its own.
+  // easypp_predictor (or the history keys) replaces the predictor of the policies whose
+  // predictions are their free parameter, by the core's rule, as easypp-sim --predictor
+  // does: the + and ++ variants, pv-easy, timed-run. A policy whose name fixes its
+  // predictions (easy, easy-sjbf, x2, mq: the users' estimates) keeps them.
   std::string override_spec;
-  if (history_spec(traits.predictor)) override_spec = config_.predictor_spec();
+  if (policy_takes_predictor(policy_name)) override_spec = config_.predictor_spec();
   PredictionSlot slot;
   slot.ledger = std::make_unique<JobLedger>(traits, override_spec);
   slot.learns = spec_learns(slot.ledger->predictions().spec());
   return slots_.emplace(policy_name, std::move(slot)).first->second;
+}
+
+std::string Planner::predictor_of(const std::string& policy) const {
+  auto it = slots_.find(policy);
+  return it == slots_.end() ? std::string() : it->second.ledger->predictions().spec();
 }
 
 namespace {

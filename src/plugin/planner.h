@@ -103,6 +103,10 @@ class Planner {
   // planner's history is then empty).
   int take_history(const Planner& old, std::string& error);
 
+  // The canonical predictor spec a configured policy (its spec as configured) plans with;
+  // "" for a policy not configured.
+  std::string predictor_of(const std::string& policy) const;
+
   std::size_t history_records() const;
   // Whether any configured policy's predictions learn from finished jobs (else there is
   // no history to load, save or bootstrap).

@@ -309,3 +309,31 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace easypp
+
+namespace easypp {
+namespace {
+
+// One rule for which policies a configured predictor replaces the predictions of: the
+// core's policy_takes_predictor, which easypp-sim --predictor follows (make_policy with
+// PolicyOptions::predictor, the simulator's ledger on the policy's traits) and the plugin
+// follows for easypp_predictor and the history keys. Every policy a live system runs
+// (perfect++ is simulation only), pv-easy and timed-run included.
+TEST(DriversAgreeOnPredictor, AConfiguredPredictorGoesToTheSamePolicies) {
+  for (const std::string spec : {"learned", "history:window=3,metric=median"}) {
+    for (const std::string& name : policy_names()) {
+      if (name == "perfect++") continue;
+      PolicyOptions options;
+      if (policy_takes_predictor(name)) options.predictor = spec;
+      const JobLedger simulated(make_policy(name, options)->traits(), {},
+                                JobLedger::Driver::events);
+      plugin::Config config;
+      config.policy = name;
+      config.predictor = spec;
+      EXPECT_EQ(plugin::Planner(config).predictor_of(name), simulated.predictions().spec())
+          << name << " with " << spec;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace easypp

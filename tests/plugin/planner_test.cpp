@@ -489,3 +489,50 @@ TEST(PluginPlanner, KillingPoliciesAreTheOnesWithKillsTrait) {
 
 }  // namespace
 }  // namespace easypp::plugin
+
+namespace easypp::plugin {
+namespace {
+
+// easypp_predictor goes to the policies the core says take a predictor
+// (policy_takes_predictor, as easypp-sim --predictor): pv-easy (Last Model by default)
+// too, not only those whose default is a history predictor. easy keeps the estimate.
+// User 4's runs: 10 s and 90 s of 600. Job 62 asks 1200 s: history:window=3 predicts the
+// mean, 50; pv-easy's own Last Model 90/600 x 1200 = 180; easy the estimate, 1200.
+TEST(PluginPlanner, EasyppPredictorGoesToThePoliciesTheCoreSaysTakeOne) {
+  const auto predicted = [](const Config& c, const std::string& partition) {
+    Planner planner(c);
+    planner.job_ended(finished(60, 4, 10, 600));
+    planner.job_ended(finished(61, 4, 90, 600));
+    OnePartition p{.procs = 1};
+    p.name = partition;
+    p.running = {job(59, 1, 100000, 9)};  // holds the CPU: job 62 waits
+    p.waiting = {job(62, 1, 1200, 4)};
+    return plan_one(planner, p).state.waiting.at(0).prediction;
+  };
+  Config c = config_with("pv-easy");
+  EXPECT_EQ(predicted(c, "batch"), 180) << "pv-easy's own Last Model";
+  c.predictor = "history:window=3";
+  EXPECT_EQ(predicted(c, "batch"), 50) << "pv-easy plans with easypp_predictor";
+  EXPECT_EQ(Planner(c).predictor_of("pv-easy").rfind("history:window=3,", 0), 0u)
+      << Planner(c).predictor_of("pv-easy");
+  c.predictor = "learned";
+  EXPECT_EQ(Planner(c).predictor_of("pv-easy").rfind("learned:", 0), 0u);
+  // The history keys, composed by predictor_spec(), follow the same rule.
+  c.predictor.clear();
+  c.window = 1;
+  c.predictor_keys_given = true;
+  EXPECT_EQ(predicted(c, "batch"), 90) << "window=1: the last run, as easypp_window says";
+
+  c = config_with("easy");
+  c.predictor = "history:window=3";
+  EXPECT_EQ(predicted(c, "batch"), 1200) << "easy plans on the estimate";
+  EXPECT_EQ(Planner(c).predictor_of("easy"), "estimate");
+
+  // A partition's policy gets the same rule.
+  c.partition_policy = {{"long", "pv-easy"}};
+  EXPECT_EQ(predicted(c, "long"), 50);
+  EXPECT_EQ(predicted(c, "batch"), 1200);
+}
+
+}  // namespace
+}  // namespace easypp::plugin
