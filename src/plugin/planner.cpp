@@ -60,6 +60,22 @@ std::string Planner::predictor_of(const std::string& policy) const {
   return it == slots_.end() ? std::string() : it->second.ledger->predictions().spec();
 }
 
+std::string Planner::predictor_note() const {
+  const std::string configured = config_.predictor_spec();
+  if (configured.empty()) return {};
+  std::string others;
+  for (const auto& [name, slot] : slots_) {
+    if (policy_takes_predictor(name)) continue;
+    const PolicyTraits& t = slot.ledger->traits();
+    const std::string spec = slot.ledger->predictions().spec();
+    others += (others.empty() ? "" : "; ") + std::string("policy ") + name + " plans " +
+              (spec == "estimate" ? (t.estimate_factor == 1.0 ? "on the users' estimates"
+                                                              : "on the users' estimates doubled")
+                                  : "with its own predictor " + spec);
+  }
+  return "predictor " + configured + (others.empty() ? "" : " (" + others + ")");
+}
+
 namespace {
 JobFacts facts_of(const JobRecord& r) {
   JobFacts f;

@@ -106,6 +106,11 @@ class Planner {
   // The canonical predictor spec a configured policy (its spec as configured) plans with;
   // "" for a policy not configured.
   std::string predictor_of(const std::string& policy) const;
+  // For the start-up log: "predictor SPEC" when easypp_predictor or the history keys give
+  // one, naming each configured policy that plans otherwise, since its name fixes its
+  // predictions ("predictor learned (policy easy plans on the users' estimates)"); "" when
+  // none is given (each policy plans with its own).
+  std::string predictor_note() const;
 
   std::size_t history_records() const;
   // Whether any configured policy's predictions learn from finished jobs (else there is

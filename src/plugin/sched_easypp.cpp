@@ -198,7 +198,8 @@ class Scheduler {
     if (loaded == EPP_LOAD_OK || loaded == EPP_LOAD_MISSING) {
       info("sched/easypp: policy=%s%s%s%s, predictor history %s (%zu records)",
            config_.policy.c_str(), config_.partition_policy.empty() ? "" : " with per-partition policies",
-           config_.predictor_spec().empty() ? "" : (", predictor " + config_.predictor_spec()).c_str(),
+           // Which policies plan with it: not those whose name fixes their predictions.
+           planner_->predictor_note().empty() ? "" : (", " + planner_->predictor_note()).c_str(),
            std::string(config_.assoc_limit_stop ? ", jobs held by limits planned (assoc_limit_stop)" : "")
                .append(config_.bf_licenses ? ", jobs waiting for licences planned (bf_licenses)" : "")
                .c_str(),

@@ -534,5 +534,20 @@ TEST(PluginPlanner, EasyppPredictorGoesToThePoliciesTheCoreSaysTakeOne) {
   EXPECT_EQ(predicted(c, "batch"), 1200);
 }
 
+// The start-up log names the policies that do not plan with the configured predictor.
+TEST(PluginPlanner, PredictorNoteNamesThePoliciesThatPlanOtherwise) {
+  Config c = config_with("pv-easy");
+  EXPECT_EQ(Planner(c).predictor_note(), "") << "none configured: each policy's own";
+  c.predictor = "learned";
+  EXPECT_EQ(Planner(c).predictor_note(), "predictor learned");
+  c.policy = "easy";
+  EXPECT_EQ(Planner(c).predictor_note(),
+            "predictor learned (policy easy plans on the users' estimates)");
+  c.partition_policy = {{"a", "x2"}, {"b", "easy++"}};
+  EXPECT_EQ(Planner(c).predictor_note(),
+            "predictor learned (policy easy plans on the users' estimates; policy x2 plans on "
+            "the users' estimates doubled)");
+}
+
 }  // namespace
 }  // namespace easypp::plugin
