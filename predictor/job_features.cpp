@@ -52,6 +52,16 @@ bool PendingJobs::take(std::uint64_t job_id, FeatureVector* x) {
   return false;
 }
 
+bool PendingJobs::find(std::uint64_t job_id, FeatureVector* x) const {
+  if (job_id == 0) return false;
+  for (const auto& p : jobs_)
+    if (p.job_id == job_id) {
+      if (x != nullptr) *x = p.x;
+      return true;
+    }
+  return false;
+}
+
 void PendingJobs::load(std::uint64_t job_id, std::int64_t submit, double& jobs, double& procs) const {
   jobs = 0;
   procs = 0;

@@ -57,8 +57,10 @@ class PendingJobs {
   static constexpr std::size_t kKeptCapacity = 4;
   // Adds or refreshes the job's entry (id 0 is never kept: it cannot be matched).
   void remember(const PendingJob& job);
-  // Removes the job's entry; true (and *x filled) if there was one.
+  // Removes the job's entry; true (and *x filled) if there was one. Allocates nothing.
   bool take(std::uint64_t job_id, FeatureVector* x);
+  // The same without removing it.
+  bool find(std::uint64_t job_id, FeatureVector* x) const;
   bool empty() const { return jobs_.empty(); }
   const std::vector<PendingJob>& jobs() const { return jobs_; }
   // Jobs other than `job_id` submitted no later than `submit`, and their processors.

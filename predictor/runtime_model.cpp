@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "correction.h"
 #include "error_model.h"
@@ -223,33 +224,51 @@ const UserHistory* RuntimeModel::history(std::uint32_t user) const {
 
 bool RuntimeModel::learn(const epp_job& job, std::int64_t start, std::int64_t end, int end_state) {
   if (!has_history()) return false;
-  // The job is no longer pending whether or not it teaches.
-  FeatureVector x{};
-  bool predicted = false;
   auto it = users_.find(job.user_id);
-  // An emptied list stays (a user with one job at a time would otherwise allocate per
-  // job); PendingJobs::take gives back a burst's buffer.
-  if (learner_ && it != users_.end()) predicted = it->second.pending.take(job.job_id, &x);
-  if (start < 0 || end < start) return false;
+  // The job is no longer pending whether or not it teaches, unless the learn runs out of
+  // memory: it is taken out only then (taking allocates nothing, and a failed learn leaves
+  // the list as it was, so a retry learns from the features it was predicted with).
+  PendingJobs* pending = learner_ && it != users_.end() ? &it->second.pending : nullptr;
+  FeatureVector x{};
+  const bool predicted = pending != nullptr && pending->find(job.job_id, &x);
+  const auto done = [&](bool learnt) {
+    if (predicted) pending->take(job.job_id, nullptr);
+    return learnt;
+  };
+  if (start < 0 || end < start) return done(false);
   const std::int64_t runtime = end - start;
-  if (runtime > kMaxRuntime || !teaches(end_state, runtime)) return false;
-  UserHistory& h = history_of(it != users_.end() ? it->second : users_[job.user_id]);
-  if (h.seen.contains(job.job_id, end)) return false;
+  if (runtime > kMaxRuntime || !teaches(end_state, runtime)) return done(false);
+  // A user first seen here gets an entry and a history; if the learn runs out of memory
+  // they go again, so the handle is as before it (no user counted, listed or saved with no
+  // run). The insertion itself throws with the map unchanged.
+  bool inserted = false;
+  if (it == users_.end()) std::tie(it, inserted) = users_.try_emplace(job.user_id);
+  UserEntry& e = it->second;
+  const bool new_history = !e.has_history;
+  UserHistory& h = history_of(e);
+  if (h.seen.contains(job.job_id, end)) return done(false);
   // The runtime in the model's units: with a log target its log, which the ring keeps
   // for the next predictions (the ring reads it only then).
   const double y = learner_ ? learner_->target(static_cast<double>(runtime)) : 0.0;
   const bool trains = learner_ && job.estimate > 0;
-  // A job learnt without a prediction (an import from accounting, or one forgotten as
-  // pending) gets the features it would have had now, before this run.
-  if (trains && !predicted) x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features), known_logs(&h));
   try {
+    // A job learnt without a prediction (an import from accounting, or one forgotten as
+    // pending) gets the features it would have had now, before this run.
+    if (trains && !predicted)
+      x = learner_->prepare(job_features(&h, nullptr, job, spec_.learned.features), known_logs(&h));
     add_run(h, Run{job.job_id, job.submit, end, job.estimate, runtime}, y);
   } catch (...) {
-    // Out of memory, nothing learnt: pending again (as predict remembers it), so a retry
-    // learns from the features it was predicted with.
-    if (predicted) it->second.pending.remember(PendingJob{job.job_id, job.submit, std::max(1, job.procs), x});
+    // Out of memory, nothing learnt (add_run is all or nothing): the user made for it is
+    // taken back (moves and erase allocate nothing).
+    if (new_history) {
+      e.history = UserHistory();
+      e.has_history = false;
+      --users_with_history_;
+    }
+    if (inserted) users_.erase(it);
     throw;
   }
+  done(true);
   // Only once the run is stored (add_run may run out of memory), so a retried learn
   // trains once; the step allocates nothing.
   if (trains) learner_->update_to(x, y, job_weight(spec_.learned.weight, static_cast<double>(runtime), job.procs));

@@ -102,7 +102,8 @@ EPP_API int64_t epp_correct(const epp_predictor *p, const epp_job *job, int64_t 
 /* A job ended; learn from it (runtime = end - start; start >= 0, so a simulated t=0 is
  * fine). Returns 1 if it entered history, 0 if ignored (a duplicate job_id, a state that
  * does not teach, start < 0 or end < start, a runtime over 2^40 s, a predictor without
- * history, or out of memory: then nothing was learnt, and the call may be repeated). */
+ * history, or out of memory: then nothing was learnt, the handle is as before the call,
+ * a user first seen in it included, and the call may be repeated). */
 EPP_API int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64_t end, int end_state);
 
 /* Persistence (JSON, schema-versioned, atomic write, mode 0600, no symlinks followed).

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <new>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -136,6 +138,79 @@ TEST(LearnOutOfMemory, LearnedRetryOfAPredictedJobMatchesAHandleThatNeverFailed)
 TEST(LearnOutOfMemory, HistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history"); }
 TEST(LearnOutOfMemory, ExtendedHistoryRetryMatchesAHandleThatNeverFailed) { check_spec("history:type=extended"); }
 TEST(LearnOutOfMemory, LastRetryMatchesAHandleThatNeverFailed) { check_spec("last"); }
+
+constexpr std::uint32_t kNewUser = 8;
+
+// What epp_save writes for the handle.
+std::string saved(const epp_predictor* p) {
+  const std::string path = ::testing::TempDir() + "/easypp-out-of-memory-saved.json";
+  char err[256] = "";
+  EXPECT_EQ(epp_save(p, path.c_str(), err, sizeof err), 0) << err;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path.c_str());
+  return text.str();
+}
+
+std::vector<std::uint32_t> user_ids(const epp_predictor* p) {
+  std::vector<std::uint32_t> ids(16);
+  ids.resize(epp_predictor_user_ids(p, ids.data(), ids.size()));
+  return ids;
+}
+
+// The first learn of a user the handle has never learnt from, failing at each allocation
+// in turn and not retried: the handle matches one that never tried it (the user once stayed
+// counted and saved, with no run; a predicted job went back to the end of the user's
+// pending list, saved in another order).
+void check_new_user(const std::string& spec, bool predicted = false) {
+  int failures = 0;
+  for (int k = 0;; ++k) {
+    const std::string where = spec + ", allocation " + std::to_string(k);
+    Predictor failed = make_predictor(spec), clean = make_predictor(spec);
+    for (int i = 1; i <= 5; ++i) {
+      teach_run(failed.get(), i);
+      teach_run(clean.get(), i);
+    }
+    epp_job j = job(100, kNewUser, 3600, 9000), other = job(101, kNewUser, 7200, 9001);
+    if (predicted) {  // the learned kind's pending jobs: the user's entry exists, without history
+      for (epp_job* pending : {&j, &other}) {
+        epp_predict(failed.get(), pending);
+        epp_predict(clean.get(), pending);
+      }
+    }
+    allocations_before_failure = k;
+    const int learnt = epp_learn(failed.get(), &j, 9100, 9400, EPP_END_COMPLETED);
+    const bool failure_happened = allocations_before_failure == -1;
+    allocations_before_failure = -1;
+    if (!failure_happened) {  // the learn needed fewer allocations: every one was tried
+      EXPECT_EQ(learnt, 1) << where;
+      break;
+    }
+    ++failures;
+    EXPECT_EQ(learnt, 0) << where;
+    EXPECT_EQ(epp_predictor_users(failed.get()), epp_predictor_users(clean.get())) << where;
+    EXPECT_EQ(user_ids(failed.get()), user_ids(clean.get())) << where;
+    EXPECT_EQ(epp_predictor_records(failed.get()), epp_predictor_records(clean.get())) << where;
+    EXPECT_EQ(epp_user_runs(failed.get(), kNewUser, nullptr, 0), 0u) << where;
+    EXPECT_EQ(epp_user_accuracy(failed.get(), kNewUser, nullptr, nullptr), 0) << where;
+    EXPECT_EQ(saved(failed.get()), saved(clean.get())) << where;
+    EXPECT_EQ(predict(failed.get(), kNewUser, 3600), predict(clean.get(), kNewUser, 3600)) << where;
+    // Learnt afterwards, it is learnt as by the handle that never failed.
+    EXPECT_EQ(epp_learn(failed.get(), &j, 9100, 9400, EPP_END_COMPLETED), 1) << where << " (retry)";
+    EXPECT_EQ(epp_learn(clean.get(), &j, 9100, 9400, EPP_END_COMPLETED), 1) << where;
+    EXPECT_EQ(epp_predictor_users(failed.get()), epp_predictor_users(clean.get())) << where;
+    EXPECT_EQ(predict(failed.get(), kNewUser, 3600), predict(clean.get(), kNewUser, 3600)) << where;
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GE(failures, 2) << spec << ": the user's entry and its first run allocate";
+  std::printf("%s: %d learns of a new user failed\n", spec.c_str(), failures);
+}
+
+TEST(LearnOutOfMemory, AFailedLearnOfANewUserLeavesNoUser) {
+  for (const char* spec : {"history", "history:type=extended", "last", "learned"}) check_new_user(spec);
+}
+TEST(LearnOutOfMemory, AFailedLearnOfAPredictedNewUserLeavesNoUser) { check_new_user("learned", true); }
 
 // `call` with allocation k and the one after it failing (the second, if the first throws,
 // in the catch handler's message); nothing fails afterwards.
