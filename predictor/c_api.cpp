@@ -20,13 +20,16 @@ struct epp_predictor {
   explicit epp_predictor(const easypp::predictor::Spec& spec) : model(spec) {}
   mutable std::mutex mu;
   RuntimeModel model;
-  // A state file of a newer schema this handle refused to load: never overwritten by it.
-  // A state file a load found but did not read (LoadOutcome::kept), and why: never
-  // overwritten by this handle until a load reads it or finds none.
-  std::string kept_state_path;
-  std::string kept_why;
-  // The kept file itself, when known: another spelling of its path names it too.
-  std::optional<easypp::predictor::FileIdentity> kept_file;
+  // A state file of a newer schema a load refused: from then on no save replaces a file of
+  // a newer schema, whatever its path is called. The file at the target is read again
+  // before each save (only while this holds), so one of our schema put in its place, or
+  // given its inode, is saved over. Lifted by a load through the file's path (any name of
+  // it) that reads a file there or finds none.
+  easypp::predictor::KeptFile refused_newer;
+  // A state file a load found but could not read (LoadOutcome::kept), and why: never
+  // overwritten by this handle, under any name of it, until a load reads it or finds none.
+  easypp::predictor::KeptFile unread;
+  std::string unread_why;
 };
 
 namespace {
@@ -108,11 +111,15 @@ int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen)
   }
   try {
     std::lock_guard lock(p->mu);
-    std::string error;
-    if (!p->kept_state_path.empty() &&
-        (p->kept_state_path == path || (p->kept_file && easypp::predictor::identity_of(path) == p->kept_file))) {
+    std::string error, kept_why;
+    if (p->unread.named_by(path)) {
+      kept_why = p->unread_why;
+    } else if (p->refused_newer.held()) {
+      easypp::predictor::newer_state_at(path, kept_why);
+    }
+    if (!kept_why.empty()) {
       easypp::predictor::set_error(err, errlen,
-                                   std::string(path) + ": " + p->kept_why + "; not overwriting it "
+                                   std::string(path) + ": " + kept_why + "; not overwriting it "
                                                        "(move it away to save this history there)");
       return -1;
     }
@@ -138,14 +145,18 @@ int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
     std::lock_guard lock(p->mu);
     std::string error;
     auto outcome = easypp::predictor::load_state(p->model, path, error);
-    if (!outcome.kept.empty()) {
-      p->kept_state_path = path;
-      p->kept_why = outcome.kept;
-      p->kept_file = outcome.kept_file;
-    } else if (p->kept_state_path == path ||
-               (p->kept_file && easypp::predictor::identity_of(path) == p->kept_file)) {  // read now
-      p->kept_state_path.clear();
-      p->kept_file.reset();
+    // What this load kept replaces what was kept before (of this file or another); a kept
+    // file it read, or found gone, under any name, is no longer kept.
+    if (outcome.newer) {
+      p->refused_newer = {path, outcome.kept_file};
+    } else if (p->refused_newer.named_by(path)) {
+      p->refused_newer = {};
+    }
+    if (!outcome.kept.empty() && !outcome.newer) {
+      p->unread = {path, outcome.kept_file};
+      p->unread_why = outcome.kept;
+    } else if (p->unread.named_by(path)) {
+      p->unread = {};
     }
     if (outcome.result != EPP_LOAD_OK) easypp::predictor::set_error(err, errlen, error);
     return outcome.result;
@@ -169,9 +180,9 @@ int epp_copy_history(epp_predictor* to, const epp_predictor* from, char* err, si
       easypp::predictor::set_error(err, errlen, error);
       return -1;
     }
-    to->kept_state_path = from->kept_state_path;
-    to->kept_why = from->kept_why;
-    to->kept_file = from->kept_file;
+    to->refused_newer = from->refused_newer;
+    to->unread = from->unread;
+    to->unread_why = from->unread_why;
     return 0;
   } catch (const std::exception& e) {
     easypp::predictor::set_error(err, errlen, "epp_copy_history", e.what());

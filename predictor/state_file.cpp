@@ -452,6 +452,34 @@ bool save_state(const RuntimeModel& model, const std::string& path, std::string&
   return true;
 }
 
+namespace {
+
+// A newer easypp's document (our format, a schema above ours): its schema, else 0.
+json_int_t newer_schema(json_t* root) {
+  json_t* format = json_object_get(root, "format");
+  json_t* schema = json_object_get(root, "schema");
+  if (json_is_string(format) && std::strcmp(json_string_value(format), kFormat) == 0 && json_is_integer(schema) &&
+      json_integer_value(schema) > kStateSchema)
+    return json_integer_value(schema);
+  return 0;
+}
+
+// Reads the rest of fd into text; false (errno set) on a read error.
+bool read_all(int fd, std::string& text) {
+  char buf[65536];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (n == 0) return true;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
 ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string& why, std::string& where) {
   json_error_t jerr;
   Json root(json_loadb(text.data(), text.size(), 0, &jerr));
@@ -466,11 +494,8 @@ ParseOutcome parse_state(std::string_view text, RuntimeModel& model, std::string
     return ParseOutcome::Corrupt;
   }
   // A newer easypp's file is not corrupt: a downgrade must leave it for the upgrade back.
-  json_t* format = json_object_get(root.get(), "format");
-  json_t* schema = json_object_get(root.get(), "schema");
-  if (json_is_string(format) && std::strcmp(json_string_value(format), kFormat) == 0 && json_is_integer(schema) &&
-      json_integer_value(schema) > kStateSchema) {
-    why = "schema=" + std::to_string(json_integer_value(schema)) + ": written by a newer easypp (this library reads up to " +
+  if (const json_int_t schema = newer_schema(root.get())) {
+    why = "schema=" + std::to_string(schema) + ": written by a newer easypp (this library reads up to " +
           std::to_string(kStateSchema) + ")";
     return ParseOutcome::Newer;
   }
@@ -500,6 +525,29 @@ std::optional<FileIdentity> identity_of(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
+bool KeptFile::named_by(const std::string& other) const {
+  return held() && (path == other || (file && identity_of(other) == file));
+}
+
+bool newer_state_at(const std::string& path, std::string& why) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+  struct stat st;
+  std::string text;
+  if (fd.get() < 0) {
+    if (errno == ENOENT || errno == ELOOP) return false;
+  } else if (::fstat(fd.get(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return false;
+  } else if (read_all(fd.get(), text)) {
+    Json root(json_loadb(text.data(), text.size(), 0, nullptr));
+    if (!root || !json_is_object(root.get()) || newer_schema(root.get()) == 0) return false;
+    why = kHoldsNewerState;
+    return true;
+  }
+  const int e = errno;
+  why = std::string("could not be read to tell whether it still ") + kHoldsNewerState + " (" + std::strerror(e) + ")";
+  return true;
 }
 
 namespace {
@@ -539,16 +587,9 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
   }
   const FileIdentity this_file{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
   std::string text;
-  char buf[65536];
-  while (true) {
-    ssize_t n = ::read(fd.get(), buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      error = sys_error(path, "cannot read");
-      return {EPP_LOAD_ERROR, unreadable(error), this_file};
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
+  if (!read_all(fd.get(), text)) {
+    error = sys_error(path, "cannot read");
+    return {EPP_LOAD_ERROR, unreadable(error), this_file};
   }
   std::string why, where;
   switch (parse_state(text, model, why, where)) {
@@ -556,7 +597,7 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
       return {EPP_LOAD_OK};
     case ParseOutcome::Newer:
       error = path + ": " + why + "; left untouched and not overwritten (history is not saved until it is moved away)";
-      return {EPP_LOAD_ERROR, "holds a newer easypp's state", this_file};
+      return {EPP_LOAD_ERROR, kHoldsNewerState, this_file, true};
     case ParseOutcome::Corrupt:
       break;
   }

@@ -34,17 +34,37 @@ struct FileIdentity {
 // The identity of the file at `path` (following symlinks), if there is one.
 std::optional<FileIdentity> identity_of(const std::string& path);
 
+// A file a load kept (LoadOutcome): the path it was loaded by, and the file itself when
+// it could be told. Empty: none.
+struct KeptFile {
+  std::string path;
+  std::optional<FileIdentity> file;
+  bool held() const { return !path.empty(); }
+  // Whether `other` names it: the path as loaded, or another name of the same file
+  // ("st/./c.json", a hard link).
+  bool named_by(const std::string& other) const;
+};
+
 // What a load found. Only Ok changes the model: on every other outcome the model keeps
 // the history it had, so a failed reload never loses what was learnt in memory.
 struct LoadOutcome {
   int result = 0;             // an epp_load_result
-  // The file is there but was not loaded and must not be overwritten: a newer easypp's,
-  // or one that could not be read (an I/O error, no permission): `kept` says why, and
-  // `kept_file` is which file, when it could be told (so another spelling of its path
-  // does not overwrite it either).
+  // The file is there but was not loaded and must not be overwritten: a newer easypp's
+  // (`newer`), or one that could not be read (an I/O error, no permission): `kept` says
+  // why, and `kept_file` is which file, when it could be told (so another spelling of its
+  // path does not overwrite it either).
   std::string kept;
   std::optional<FileIdentity> kept_file;
+  bool newer = false;
 };
+
+// Whether the file now at `path` is a state file of a newer schema than this library's
+// (read whole: a handle that refused one checks its target before each save, so a file
+// of our schema put in its place, or given its inode, is saved over, and a newer one is
+// refused whatever its path is called). No file, a symlink or a non-regular file: false
+// (save_state deals with them). A file that cannot be read to tell: true, with `why`.
+bool newer_state_at(const std::string& path, std::string& why);
+inline constexpr const char* kHoldsNewerState = "holds a newer easypp's state";
 
 // Reads PATH (O_NOFOLLOW; refused if owned by another user). A corrupt file (bad JSON,
 // another format, bad values) is renamed PATH.corrupt-YYYYmmddTHHMMSS (UTC) and gives

@@ -117,7 +117,8 @@ enum epp_load_result {
   EPP_LOAD_MISSING = 1,  /* no file: start empty */
   EPP_LOAD_CORRUPT = 2,  /* set aside as NAME.corrupt-TIMESTAMP; start empty, rebuild */
   EPP_LOAD_ERROR = 3     /* could not read (permissions, symlink, another user's file, a
-                            newer schema, which this handle then never overwrites): message in err */
+                            newer schema, after which this handle's saves replace no file
+                            of a newer schema, whatever its path): message in err */
 };
 EPP_API int epp_save(const epp_predictor *p, const char *path, char *err, size_t errlen);
 EPP_API int epp_load(epp_predictor *p, const char *path, char *err, size_t errlen);

@@ -421,6 +421,87 @@ TEST_F(StateFileFaults, NewerSchemaIsLeftUntouchedWhateverItsPathIsCalled) {
   EXPECT_EQ(epp_save(p.get(), dotted.c_str(), err_, sizeof err_), 0) << err_;
 }
 
+// The refusal is of the file now at the path, read again before each save: a newer file
+// there is refused under any name, even one put there after the refused load (another
+// inode); a current one is saved over, even with the newer file's inode (rewritten in
+// place, as a file deleted and recreated may get it) or through the path as loaded (the
+// guard once held that spelling until a load, and the inode for good).
+TEST_F(StateFileFaults, NewerSchemaRefusalFollowsWhatIsAtThePath) {
+  const std::string newer = R"({"format":"easypp-predictor-state","schema":99,"spec":"","users":[],"more":1})";
+  const std::string current = R"({"format":"easypp-predictor-state","schema":1,"spec":"","users":[]})";
+  const std::string dotted = (dir_ / "." / fs::path(path_).filename()).string();
+  write(newer);
+  auto p = make_predictor("");
+  teach(p.get(), 1, 7, 3600, 900, 10000);
+  ASSERT_EQ(load(p.get()), EPP_LOAD_ERROR);
+  const auto expect_refused = [&](const std::string& where) {
+    for (const std::string& name : {path_, dotted}) {
+      EXPECT_EQ(epp_save(p.get(), name.c_str(), err_, sizeof err_), -1) << where << ", " << name;
+      EXPECT_EQ(std::string(err_), name + ": holds a newer easypp's state; not overwriting it "
+                                          "(move it away to save this history there)")
+          << where;
+      EXPECT_EQ(read(path_), newer) << where << ", " << name;
+    }
+  };
+  expect_refused("as loaded");
+  // Rewritten in place as a current file: the same inode, no longer newer.
+  struct stat before, after;
+  ASSERT_EQ(::stat(path_.c_str(), &before), 0);
+  write(current);
+  ASSERT_EQ(::stat(path_.c_str(), &after), 0);
+  ASSERT_EQ(before.st_ino, after.st_ino);
+  for (const std::string& name : {path_, dotted}) {
+    write(current);  // the save before replaced it (another inode)
+    EXPECT_EQ(epp_save(p.get(), name.c_str(), err_, sizeof err_), 0) << name << ": " << err_;
+    EXPECT_EQ(records_on_disk(), 1) << name;
+  }
+  // A newer file again, put in place by a rename (another inode): refused under any name.
+  const std::string put = (dir_ / "put.json").string();
+  std::ofstream(put, std::ios::binary) << newer;
+  ASSERT_EQ(::rename(put.c_str(), path_.c_str()), 0);
+  expect_refused("put in place again");
+  // Gone: saved through the path as loaded, without a load first.
+  fs::remove(path_);
+  EXPECT_EQ(save(p.get()), 0) << err_;
+  EXPECT_EQ(records_on_disk(), 1);
+  // Deleted and recreated as a current file: saved over.
+  fs::remove(path_);
+  write(current);
+  EXPECT_EQ(save(p.get()), 0) << err_;
+  EXPECT_EQ(records_on_disk(), 1);
+}
+
+// A refused newer file that can no longer be read (mode 0) cannot be told from ours: still
+// refused, saying so. As root, the child first becomes nobody (root reads any file).
+TEST_F(StateFileFaults, NewerSchemaRefusalHoldsWhenTheFileCannotBeReadAgain) {
+  const std::string newer = R"({"format":"easypp-predictor-state","schema":99,"spec":"","users":[]})";
+  write(newer);
+  const bool root = ::geteuid() == 0;
+  if (root) {
+    ASSERT_EQ(::chown(path_.c_str(), kNobody, kNobody), 0);
+    ASSERT_EQ(::chown(dir_.c_str(), kNobody, kNobody), 0);
+  }
+  std::string said;
+  int rc = in_child(
+      [&](std::string& say) {
+        if (root && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) return say = "cannot become nobody", 77;
+        auto p = make_predictor("");
+        teach(p.get(), 5, 9, 3600, 60, 10000);
+        if (load(p.get()) != EPP_LOAD_ERROR) return say = "loaded a newer file", 1;
+        if (::chmod(path_.c_str(), 0) != 0) return say = "cannot chmod", 77;
+        if (save(p.get()) != -1) return say = "saved over it", 1;
+        say = err_;
+        if (::chmod(path_.c_str(), 0600) != 0) return say += " / cannot chmod back", 77;
+        if (read(path_) != newer) return say += " / the file changed", 1;
+        return 0;
+      },
+      said);
+  if (rc == 77) GTEST_SKIP() << said;
+  ASSERT_EQ(rc, 0) << said;
+  EXPECT_EQ(said, path_ + ": could not be read to tell whether it still holds a newer easypp's state "
+                          "(Permission denied); not overwriting it (move it away to save this history there)");
+}
+
 // Never widens permissions: whatever the umask or the old file's mode, the result is 0600.
 TEST_F(StateFileFaults, SaveNarrowsAWideFileTo0600) {
   std::ofstream(path_) << "{}";
