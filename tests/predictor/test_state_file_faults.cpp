@@ -85,6 +85,21 @@ int in_child(const std::function<int(std::string& say)>& body, std::string& said
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// `body` in a child that cannot read a mode-0 file: as root (who reads any file) the file
+// and its directory go to nobody and the child becomes nobody first. Statuses as in_child.
+int in_child_without_root(const std::string& path, const std::string& dir,
+                          const std::function<int(std::string& say)>& body, std::string& said) {
+  const bool root = ::geteuid() == 0;
+  if (root && (::chown(path.c_str(), kNobody, kNobody) != 0 || ::chown(dir.c_str(), kNobody, kNobody) != 0))
+    return said = "cannot chown to nobody", 1;
+  return in_child(
+      [&](std::string& say) {
+        if (root && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) return say = "cannot become nobody", 77;
+        return body(say);
+      },
+      said);
+}
+
 // A private mount namespace with a tmpfs of `size` on `dir` (root only): 0, or 77.
 int private_tmpfs(const std::string& dir, const char* size, std::string& say) {
   if (::geteuid() != 0) {
@@ -316,16 +331,10 @@ TEST_F(StateFileFaults, UnreadableFileIsNotOverwritten) {
   teach(a.get(), 1, 7, 3600, 900, 10000);
   ASSERT_EQ(save(a.get()), 0) << err_;
   const std::string before = read(path_);
-  const bool root = ::geteuid() == 0;
-  if (root) {
-    ASSERT_EQ(::chown(path_.c_str(), kNobody, kNobody), 0);
-    ASSERT_EQ(::chown(dir_.c_str(), kNobody, kNobody), 0);
-  }
   std::string said;
-  int rc = in_child(
+  int rc = in_child_without_root(
+      path_, dir_,
       [&](std::string& say) {
-        if (root && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0))
-          return say = "cannot become nobody", 77;
         if (::chmod(path_.c_str(), 0) != 0) return say = "cannot chmod", 77;
         auto p = make_predictor("");
         teach(p.get(), 5, 9, 3600, 60, 10000);
@@ -476,15 +485,10 @@ TEST_F(StateFileFaults, NewerSchemaRefusalFollowsWhatIsAtThePath) {
 TEST_F(StateFileFaults, NewerSchemaRefusalHoldsWhenTheFileCannotBeReadAgain) {
   const std::string newer = R"({"format":"easypp-predictor-state","schema":99,"spec":"","users":[]})";
   write(newer);
-  const bool root = ::geteuid() == 0;
-  if (root) {
-    ASSERT_EQ(::chown(path_.c_str(), kNobody, kNobody), 0);
-    ASSERT_EQ(::chown(dir_.c_str(), kNobody, kNobody), 0);
-  }
   std::string said;
-  int rc = in_child(
+  int rc = in_child_without_root(
+      path_, dir_,
       [&](std::string& say) {
-        if (root && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) return say = "cannot become nobody", 77;
         auto p = make_predictor("");
         teach(p.get(), 5, 9, 3600, 60, 10000);
         if (load(p.get()) != EPP_LOAD_ERROR) return say = "loaded a newer file", 1;
