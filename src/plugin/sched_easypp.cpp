@@ -525,7 +525,8 @@ class Scheduler {
           locks.take();
           if (stopping()) return;
           locks.step("show");
-          show_plan(ClusterPlan{}, {}, limit_waits, ClusterModel{}, where, time(nullptr), trace);
+          show_plan(ClusterPlan{}, {}, limit_waits, ClusterModel{}, where, told_starts_, time(nullptr),
+                    trace);
           locks.release();
         }
         break;
@@ -563,7 +564,7 @@ class Scheduler {
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
           // At the time of showing, not the pass's start (before it planned without the
           // locks): no start shown in the past, no job stamp moved back.
-          show_plan(plan, forecasts, limit_waits, model, where, time(nullptr), trace);
+          show_plan(plan, forecasts, limit_waits, model, where, told_starts_, time(nullptr), trace);
         }
         // Our own starts need no new pass; a change made by others while we planned (or
         // while the carrying out yielded) does.
@@ -674,6 +675,7 @@ class Scheduler {
   bool dirty_ = false;
   std::string save_error_;  // the last save's error, logged once
   time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
+  ToldStarts told_starts_;  // what squeue -i was last told (show_plan)
   time_t seen_at_ = 0;    // when the stamps above were taken
   bool recheck_ = false;  // one of them was of that very second
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run

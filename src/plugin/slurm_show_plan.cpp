@@ -1,6 +1,7 @@
 #include "plugin/slurm_show_plan.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_set>
 
 #include "plugin/slurm_handles.h"
@@ -24,15 +25,18 @@ std::string group_name(const GroupPlan& group, const ClusterModel& model) {
 
 void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
                const std::vector<LimitWait>& limit_waits, const ClusterModel& model,
-               const std::unordered_map<JobId, QueuedByName>& queued, time_t now, bool trace) {
+               const std::unordered_map<JobId, QueuedByName>& queued, ToldStarts& told,
+               time_t now, bool trace) {
   auto job_of = [&](JobId id) -> job_record_t* {
     if (id != slurm_job_id(id) || !queued.count(id)) return nullptr;
     return find_job_record(static_cast<std::uint32_t>(id));
   };
   std::string where;  // the group's name, for traces
+  std::vector<job_record_t*> shown;  // may repeat a job
   auto show = [&](job_record_t* job, Time planned, const Allocation* allocation,
                   const char* what) {
     if (!job || !IS_JOB_PENDING(job)) return;
+    shown.push_back(job);
     const time_t start = std::max<time_t>(planned, now + 1);
     if (job->start_time != 0 && start >= job->start_time) return;
     job->start_time = start;
@@ -85,6 +89,25 @@ void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservatio
   where = "limits";
   for (const LimitWait& w : limit_waits)
     show(find_job_record(w.job), w.shown, nullptr, "refused for a limit, shown to start at");
+  // Starts squeue was told of that moved, came or went.
+  std::unordered_map<std::uint32_t, time_t> now_told;
+  for (job_record_t* job : shown) {
+    if (now_told.count(job->job_id)) continue;
+    const auto before = told.start.find(job->job_id);
+    if (before == told.start.end() ||
+        std::abs(job->start_time - before->second) >= ToldStarts::kToldSlack) {
+      changed = true;
+      now_told[job->job_id] = job->start_time;
+    } else {
+      now_told[job->job_id] = before->second;  // still what squeue was told
+    }
+  }
+  for (const auto& [id, start] : told.start) {
+    if (now_told.count(id)) continue;
+    const job_record_t* job = find_job_record(id);
+    if (job && IS_JOB_PENDING(job) && job->start_time != start) changed = true;
+  }
+  told.start = std::move(now_told);
   if (changed) last_job_update = std::max(last_job_update, now);  // never back
 }
 

@@ -27,6 +27,18 @@ struct LimitWait {
   Time shown = 0;
 };
 
+// The starts squeue was last told of, by job id. squeue -i asks only for what changed
+// since its last answer (slurmctld compares last_job_update), so a pass that moves a shown
+// start must move the job stamp, as stock backfill does when it moves a start later. A
+// move counts from kToldSlack seconds on: a start planned behind a job the plan starts
+// but select_nodes refuses creeps a second a second, and moving the stamp for each would
+// make the next pass, and the next, a second apart. So a shown start is at most that
+// stale, and exact whenever anything else moves the stamp.
+struct ToldStarts {
+  static constexpr time_t kToldSlack = 60;
+  std::unordered_map<std::uint32_t, time_t> start;
+};
+
 // The nodes of an allocation as a Slurm node bitmap (caller frees). Node indices past the
 // node table are skipped.
 bitstr_t* node_bitmap_of(const Allocation& allocation);
@@ -44,12 +56,16 @@ std::string group_name(const GroupPlan& group, const ClusterModel& model);
 //   reserved for that is ahead of every reserved job for Resources. Only reasons the
 //   plugin owns are replaced (none, Resources, Priority): limits and holds stay. A changed
 //   reason moves last_job_update.
+// - last_job_update also moves when a start shown differs from the one `told` holds by
+//   ToldStarts::kToldSlack or more, is shown for the first time, or is no longer shown on
+//   a job still pending; `told` then holds this pass's starts (the ones it counted).
 // Copies of an array's meta record (planned ids past 32 bits) show no reservation or
 // forecast: the meta record shows the earliest (a copy refused for a limit is in
 // `limit_waits` under the meta record's id). `trace`: one log line per start shown.
 void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservation>>& forecasts,
                const std::vector<LimitWait>& limit_waits, const ClusterModel& model,
-               const std::unordered_map<JobId, QueuedByName>& queued, time_t now, bool trace);
+               const std::unordered_map<JobId, QueuedByName>& queued, ToldStarts& told,
+               time_t now, bool trace);
 
 }  // namespace easypp::plugin
 

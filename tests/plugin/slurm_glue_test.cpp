@@ -2397,7 +2397,8 @@ TEST_F(CarryOut, ArrayCopyRefusedForALimitShowsOnTheMetaRecord) {
   EXPECT_EQ(limit_waits_[0].job, 7u);
   EXPECT_EQ(limit_waits_[0].shown, kNow + 300);
   meta->start_time = 0;  // as build_job_queue leaves it
-  show_plan(plan_, {{}}, limit_waits_, model_, where_, kNow, false);
+  ToldStarts told;
+  show_plan(plan_, {{}}, limit_waits_, model_, where_, told, kNow, false);
   EXPECT_EQ(meta->start_time, kNow + 300) << "squeue --start shows it on the meta record";
 }
 
@@ -2870,6 +2871,7 @@ class ShowPlan : public FakeSlurm {
   }
 
   ClusterModel model_;
+  ToldStarts told_;  // what squeue was told before this test's pass
 };
 
 // The head reserved at now + 600 on n1 and n2: squeue --start shows that start and those
@@ -2885,7 +2887,7 @@ TEST_F(ShowPlan, ReservedJobShowsItsStartNodesAndReason) {
   d.start = {3};
   d.reservations = {at(1, kNow + 600, {1, 2})};
   const ClusterPlan plan = one_group({{1, true}, {2, true}, {3, true}, {4, true}}, d);
-  show_plan(plan, {{}}, {}, model_, queued({1, 2, 3, 4}), kNow, false);
+  show_plan(plan, {{}}, {}, model_, queued({1, 2, 3, 4}), told_, kNow, false);
   EXPECT_EQ(head->start_time, kNow + 600);
   ASSERT_NE(head->sched_nodes, nullptr);
   EXPECT_STREQ(head->sched_nodes, "n[1-2]");
@@ -2905,7 +2907,7 @@ TEST_F(ShowPlan, JobStampNeverMovesBack) {
   Decision d;
   d.reservations = {at(1, kNow + 600, {1})};
   last_job_update = kNow + 5;
-  show_plan(one_group({{1, true}}, d), {{}}, {}, model_, queued({1}), kNow, false);
+  show_plan(one_group({{1, true}}, d), {{}}, {}, model_, queued({1}), told_, kNow, false);
   EXPECT_EQ(last_job_update, kNow + 5);
 }
 
@@ -2922,7 +2924,7 @@ TEST_F(ShowPlan, ShownStartsAreFutureAndTheEarliestOfThePassStays) {
   ClusterPlan plan = one_group({{1, true}, {2, true}, {3, true}}, d);
   const std::vector<std::vector<Reservation>> forecasts = {
       {at(2, kNow + 300, {2}), at(3, kNow + 400, {2})}};
-  show_plan(plan, forecasts, {}, model_, queued({1, 2, 3}), kNow, false);
+  show_plan(plan, forecasts, {}, model_, queued({1, 2, 3}), told_, kNow, false);
   EXPECT_EQ(late_head->start_time, kNow + 1);
   EXPECT_EQ(earlier->start_time, kNow + 100);
   EXPECT_EQ(earlier->sched_nodes, nullptr) << "the later forecast changes nothing";
@@ -2940,7 +2942,7 @@ TEST_F(ShowPlan, ArrayCopiesAndJobsOutOfTheQueueShowNothing) {
   Decision d;
   d.reservations = {at(copy, kNow + 300, {0}), at(6, kNow + 400, {1})};
   const ClusterPlan plan = one_group({{copy, true}, {6, true}, {5, true}}, d);
-  show_plan(plan, {{}}, {}, model_, queued({5}), kNow, false);
+  show_plan(plan, {{}}, {}, model_, queued({5}), told_, kNow, false);
   EXPECT_EQ(meta->start_time, 0);
   EXPECT_EQ(meta->sched_nodes, nullptr);
   EXPECT_EQ(meta->state_reason, WAIT_PRIORITY) << "behind the copy's reservation";
@@ -2961,7 +2963,7 @@ TEST_F(ShowPlan, UnreservableJobAheadOfTheReservedWaitsForResources) {
   Decision d;
   d.reservations = {at(1, kNow + 600, {0, 1})};
   const ClusterPlan plan = one_group({{7, false}, {11, true}, {1, true}, {8, false}}, d);
-  show_plan(plan, {{}}, {}, model_, queued({7, 11, 1, 8}), kNow, false);
+  show_plan(plan, {{}}, {}, model_, queued({7, 11, 1, 8}), told_, kNow, false);
   EXPECT_EQ(ahead->state_reason, WAIT_RESOURCES);
   EXPECT_EQ(reservable_ahead->state_reason, WAIT_PRIORITY);
   EXPECT_EQ(head->state_reason, WAIT_RESOURCES);
@@ -2970,7 +2972,7 @@ TEST_F(ShowPlan, UnreservableJobAheadOfTheReservedWaitsForResources) {
 
 // A job a limit refused (assoc_limit_stop) shows the start it was given, without nodes
 // (a limit holds it, not nodes), even when it is out of this round's queue; a held job's
-// reason stays. No reason changed: last_job_update stays.
+// reason stays. No reason changed and squeue was told these starts: last_job_update stays.
 TEST_F(ShowPlan, LimitWaitsShowAStartWithoutNodes) {
   job_record_t* refused = pending(9, 4, 60);
   job_record_t* held = pending(10, 4, 60);
@@ -2979,11 +2981,56 @@ TEST_F(ShowPlan, LimitWaitsShowAStartWithoutNodes) {
   Decision d;
   d.reservations = {at(10, kNow + 200, {0})};
   const ClusterPlan plan = one_group({{10, true}}, d);
-  show_plan(plan, {{}}, {LimitWait{9, kNow + 500}}, model_, queued({10}), kNow, false);
+  told_.start = {{9, kNow + 500}, {10, kNow + 200}};
+  show_plan(plan, {{}}, {LimitWait{9, kNow + 500}}, model_, queued({10}), told_, kNow, false);
   EXPECT_EQ(refused->start_time, kNow + 500);
   EXPECT_EQ(refused->sched_nodes, nullptr);
   EXPECT_EQ(held->state_reason, WAIT_HELD);
   EXPECT_EQ(last_job_update, 0);
+}
+
+// squeue -i asks only for what changed since its last answer (last_job_update): a start
+// shown for the first time, one moved by a minute or more (later or earlier) and one no
+// longer shown on a pending job each move the stamp, as stock backfill moves it for a
+// start it moves later; a start as told, or one that crept by less than a minute (behind
+// a job select_nodes refuses each pass), does not, so passes do not follow each other
+// every second. The told starts follow what squeue was told.
+TEST_F(ShowPlan, MovedStartsMoveTheJobStampOnce) {
+  job_record_t* head = pending(1, 8, 60);
+  job_record_t* next = pending(2, 4, 60);
+  Decision d;
+  d.reservations = {at(1, kNow + 600, {1})};
+  const ClusterPlan plan = one_group({{1, true}, {2, true}}, d);
+  const std::vector<std::vector<Reservation>> forecast = {{at(2, kNow + 900, {2})}};
+  auto pass = [&](time_t now, const ClusterPlan& p,
+                  const std::vector<std::vector<Reservation>>& f) {
+    head->start_time = next->start_time = 0;  // as build_job_queue clears them
+    last_job_update = 0;
+    show_plan(p, f, {}, model_, queued({1, 2}), told_, now, false);
+    return last_job_update;
+  };
+  EXPECT_EQ(pass(kNow, plan, forecast), kNow) << "shown for the first time";
+  EXPECT_EQ(told_.start.at(1), kNow + 600);
+  EXPECT_EQ(told_.start.at(2), kNow + 900);
+  EXPECT_EQ(pass(kNow + 5, plan, forecast), 0) << "the same starts";
+  const std::vector<std::vector<Reservation>> crept = {{at(2, kNow + 959, {2})}};
+  EXPECT_EQ(pass(kNow + 10, plan, crept), 0) << "59 s is within the slack";
+  EXPECT_EQ(told_.start.at(2), kNow + 900) << "squeue still has the start it was told";
+  const std::vector<std::vector<Reservation>> moved = {{at(2, kNow + 960, {2})}};
+  EXPECT_EQ(pass(kNow + 20, plan, moved), kNow + 20) << "a minute from what squeue was told";
+  EXPECT_EQ(told_.start.at(2), kNow + 960);
+  Decision earlier;
+  earlier.reservations = {at(1, kNow + 300, {1})};
+  EXPECT_EQ(pass(kNow + 30, one_group({{1, true}, {2, true}}, earlier), moved), kNow + 30)
+      << "earlier by five minutes";
+  EXPECT_EQ(pass(kNow + 40, one_group({{1, true}, {2, true}}, earlier), {{}}), kNow + 40)
+      << "job 2 pending, its start no longer shown";
+  EXPECT_EQ(told_.start.count(2), 0u);
+  EXPECT_EQ(pass(kNow + 50, one_group({{1, true}, {2, true}}, earlier), {{}}), 0);
+  head->job_state = JOB_RUNNING;  // its start moved the stamp when it started
+  EXPECT_EQ(pass(kNow + 60, one_group({{2, true}}, Decision{}), {{}}), 0)
+      << "a job no longer pending is not a start squeue lost";
+  EXPECT_TRUE(told_.start.empty());
 }
 
 // The nodes of an allocation as Slurm's bitmap; a node past the table is skipped.
