@@ -485,45 +485,47 @@ bool policy_key(const std::string& key) {
   return false;
 }
 
-// Items (Slurm's commas split SchedulerParameters) that are a key=value of a predictor
-// spec or of a policy, not a key of SchedulerParameters: a spec given with commas,
-// easypp_predictor=history:window=3,metric=median. Slurm has no such key, so none is
-// Slurm's. Each is the part of the spec item before it (its `owner`, by index) when that
-// one takes such keys: easypp_predictor a predictor key, easypp_policy and
-// easypp_partition_policy a policy key; else it has no owner (SIZE_MAX).
-struct SpecPiece {
-  std::size_t item;
-  std::size_t owner;
-  bool predictor_key;
+// An item of SchedulerParameters with the items after it that are pieces of its value
+// cut off at commas (Slurm splits at every comma): a key of a predictor spec or of a
+// policy, which no Slurm key is named like (easypp_predictor=history:window=3,metric=median).
+// `stray`: such a key with no value before it that takes it.
+struct Item {
+  std::string_view text;
+  std::string cut;  // the pieces, comma-joined; empty: none
+  enum class Stray { no, predictor_key, policy_key } stray = Stray::no;
 };
 
-std::vector<SpecPiece> spec_pieces(const std::vector<std::string_view>& items) {
-  std::vector<SpecPiece> pieces;
-  std::size_t last_whole = SIZE_MAX;  // the last item that is no piece
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string_view item = items[i];
-    const auto eq = item.find('=');
-    const std::string key = lower(trim(item.substr(0, eq)));
-    const bool predictor_key = epp_is_spec_key(key.c_str()) != 0;
-    if (eq == std::string_view::npos || key.rfind("easypp_", 0) == 0 ||
-        (!predictor_key && !policy_key(key))) {
-      last_whole = i;
+// What pieces an item's value takes: easypp_predictor a predictor spec's keys,
+// easypp_policy and easypp_partition_policy a policy's.
+enum class Takes { nothing, predictor_keys, policy_keys };
+
+std::vector<Item> join_cut_pieces(const std::vector<std::string_view>& raw) {
+  std::vector<Item> items;
+  std::size_t owner = 0;         // the last item that is no piece
+  Takes takes = Takes::nothing;  // and what it takes
+  for (const std::string_view text : raw) {
+    const auto eq = text.find('=');
+    const std::string key = lower(trim(text.substr(0, eq)));
+    const bool spec_key = eq != std::string_view::npos && key.rfind("easypp_", 0) != 0;
+    const bool predictor = spec_key && epp_is_spec_key(key.c_str()) != 0;
+    const bool policy = spec_key && policy_key(key);
+    if (takes == Takes::predictor_keys ? predictor : takes == Takes::policy_keys && policy) {
+      std::string& cut = items[owner].cut;
+      cut += (cut.empty() ? "" : ",") + std::string(text);
       continue;
     }
-    std::size_t owner = SIZE_MAX;
-    if (last_whole != SIZE_MAX) {
-      const std::string_view prev = items[last_whole];
-      const std::string owner_key = lower(trim(prev.substr(0, prev.find('='))));
-      if (prev.find('=') != std::string_view::npos &&
-          (owner_key == "easypp_predictor" ? predictor_key
-           : owner_key == "easypp_policy" || owner_key == "easypp_partition_policy"
-               ? policy_key(key)
-               : false))
-        owner = last_whole;
+    if (predictor || policy) {  // reported alone; the value before it may take more
+      items.push_back({text, {}, predictor ? Item::Stray::predictor_key : Item::Stray::policy_key});
+      continue;
     }
-    pieces.push_back({i, owner, predictor_key});
+    items.push_back({text});
+    owner = items.size() - 1;
+    takes = eq == std::string_view::npos       ? Takes::nothing
+            : key == "easypp_predictor"         ? Takes::predictor_keys
+            : key == "easypp_policy" || key == "easypp_partition_policy" ? Takes::policy_keys
+                                                : Takes::nothing;
   }
-  return pieces;
+  return items;
 }
 
 }  // namespace
@@ -533,43 +535,31 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
                                         const std::vector<std::string>& killing) {
   ParsedConfig out;
   Parser parser(policies, killing, out);
-  std::vector<std::string_view> items;
+  std::vector<std::string_view> raw;
   for (std::string_view rest = params; !rest.empty();) {
     const auto comma = rest.find(',');
-    items.push_back(trim(rest.substr(0, comma)));
+    raw.push_back(trim(rest.substr(0, comma)));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
   }
-  // A spec's parts cut off at commas: each owner gets its parts (and is refused with them);
-  // a part without an owner is reported alone.
-  const std::vector<SpecPiece> pieces = spec_pieces(items);
-  std::map<std::size_t, std::string> cut_of;  // owner item -> its parts, comma-joined
-  std::map<std::size_t, const SpecPiece*> piece_at;
-  for (const SpecPiece& p : pieces) {
-    piece_at[p.item] = &p;
-    if (p.owner == SIZE_MAX) continue;
-    std::string& cut = cut_of[p.owner];
-    cut += (cut.empty() ? "" : ",") + std::string(items[p.item]);
-  }
-  for (std::string_view item : items) {  // as stock, only key= counts
+  for (std::string_view item : raw) {  // as stock, only key= counts
     const auto eq = item.find('=');
     const std::string key = lower(trim(item.substr(0, eq)));
     if (eq != std::string_view::npos && is_rpc_key(key)) parser.rpc_key_given(key);
   }
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string_view item = items[i];
+  for (const Item& whole : join_cut_pieces(raw)) {
+    const std::string_view item = whole.text;
     const auto eq = item.find('=');
     const std::string slurm_key = lower(trim(item.substr(0, eq)));
-    if (auto piece = piece_at.find(i); piece != piece_at.end()) {
-      if (piece->second->owner == SIZE_MAX)
-        out.errors.push_back(
-            "SchedulerParameters " + std::string(item) + ": a key of " +
-            (piece->second->predictor_key
-                 ? "a predictor spec, not of SchedulerParameters (give it in easypp_predictor's "
-                   "value; separate a spec's keys with ';')"
-                 : "a policy, not of SchedulerParameters (give it in easypp_policy's value; "
-                   "separate a policy's keys with ':')") +
-            "; ignored");
-      continue;  // else reported with its owner
+    if (whole.stray != Item::Stray::no) {
+      out.errors.push_back(
+          "SchedulerParameters " + std::string(item) + ": a key of " +
+          (whole.stray == Item::Stray::predictor_key
+               ? "a predictor spec, not of SchedulerParameters (give it in easypp_predictor's "
+                 "value; separate a spec's keys with ';')"
+               : "a policy, not of SchedulerParameters (give it in easypp_policy's value; "
+                 "separate a policy's keys with ':')") +
+          "; ignored");
+      continue;
     }
     // Stock backfill's keys: three are honoured as it honours them, the rest ignored.
     const bool reserve_key = slurm_key == "bf_min_age_reserve" || slurm_key == "bf_min_prio_reserve";
@@ -595,9 +585,7 @@ ParsedConfig parse_scheduler_parameters(std::string_view params,
                            ": expected key=value; ignored");
       continue;
     }
-    const auto cut = cut_of.find(i);
-    parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)),
-                     cut == cut_of.end() ? std::string() : cut->second);
+    parser.key_value(trim(item.substr(0, eq)), trim(item.substr(eq + 1)), whole.cut);
   }
   parser.check_opt_in();
   parser.apply_depth();
