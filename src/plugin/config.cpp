@@ -305,6 +305,9 @@ class Parser {
 
   static constexpr const char* kPredictorKeys = "separate a spec's keys with ';'";
   static constexpr const char* kPolicyKeys = "separate a policy's keys with ':'";
+  // A bare word first cut off a partition's policy is likely its next entry (a:easy,b:fcfs).
+  static constexpr const char* kPartitionEntries =
+      "separate a policy's keys with ':', entries with ';'";
   // Why a value followed by cut_ is refused: it is not all there, so it is not used.
   std::string cut_off(const char* separate) const {
     const bool one = cut_.find(',') == std::string::npos;
@@ -375,8 +378,11 @@ class Parser {
       const std::string_view entry = trim(rest.substr(0, semi));
       if (!cut_.empty() && semi == std::string_view::npos) {
         const auto colon = entry.find(':');
+        const bool bare = std::string_view(cut_).substr(0, cut_.find(',')).find('=') ==
+                          std::string_view::npos;
         fail(key, value,
-             cut_off(kPolicyKeys) + "; entry '" + std::string(entry) + "' skipped" +
+             cut_off(bare ? kPartitionEntries : kPolicyKeys) + "; entry '" +
+                 std::string(entry) + "' skipped" +
                  (colon == std::string_view::npos
                       ? std::string()
                       : ", partition " + std::string(trim(entry.substr(0, colon))) +
@@ -485,10 +491,38 @@ bool policy_key(const std::string& key) {
   return false;
 }
 
+// The words Slurm reads in SchedulerParameters besides bf_* (slurmctld, sched/backfill,
+// sched/builtin, job_submit/throttle and slurm.conf(5) of 22.05 and 24.11): its flags,
+// bare words (salloc_wait_nodes), and its keys' names. A bare item that is one of them, in
+// any case, is Slurm's, never a piece cut off an easypp value.
+bool slurm_word(const std::string& word) {
+  static const std::set<std::string> words = {
+      // flags
+      "allow_zero_lic", "assoc_limit_stop", "defer", "defer_batch", "disable_hetero_steps",
+      "disable_hetjob_steps", "disable_job_shrink", "enable_hetjob_steps",
+      "enable_job_state_cache", "enable_user_top", "extra_constraints",
+      "ignore_constraint_validation", "ignore_numa", "ignore_prefer_validation",
+      "no_backup_scheduling", "no_env_cache", "nohold_on_prolog_fail", "pack_serial_at_end",
+      "permit_job_expansion", "preempt_strict_order", "preempt_youngest_first",
+      "reduce_completing_frag", "requeue_setup_env_fail", "salloc_wait_nodes",
+      "sbatch_wait_nodes", "spec_cores_first", "time_min_as_soft_limit", "whole_hetjob",
+      "whole_pack",
+      // keys (key=value): given bare they are still Slurm's
+      "batch_sched_delay", "bb_array_stage_cnt", "build_queue_timeout",
+      "correspond_after_task_cnt", "default_queue_depth", "delay_boot", "interval",
+      "jobs_per_user_per_hour", "max_array_tasks", "max_job_bf", "max_rpc_cnt",
+      "max_rpc_count", "max_sched_time", "max_script_size", "max_submit_line_size",
+      "max_switch_wait", "partition_job_depth", "preempt_reorder_count", "sched_interval",
+      "sched_max_job_start", "sched_min_interval", "step_retry_count", "step_retry_time",
+  };
+  return word.rfind("bf_", 0) == 0 || words.count(word) != 0;
+}
+
 // An item of SchedulerParameters with the items after it that are pieces of its value
 // cut off at commas (Slurm splits at every comma): a key of a predictor spec or of a
-// policy, which no Slurm key is named like (easypp_predictor=history:window=3,metric=median).
-// `stray`: such a key with no value before it that takes it.
+// policy, which no Slurm key is named like (easypp_predictor=history:window=3,metric=median),
+// or a bare word that is not Slurm's (easypp_policy=mq:60,3600: mq's limits given as a
+// list). `stray`: such a key with no value before it that takes it.
 struct Item {
   std::string_view text;
   std::string cut;  // the pieces, comma-joined; empty: none
@@ -496,7 +530,7 @@ struct Item {
 };
 
 // What pieces an item's value takes: easypp_predictor a predictor spec's keys,
-// easypp_policy and easypp_partition_policy a policy's.
+// easypp_policy and easypp_partition_policy a policy's; each any bare word not Slurm's.
 enum class Takes { nothing, predictor_keys, policy_keys };
 
 std::vector<Item> join_cut_pieces(const std::vector<std::string_view>& raw) {
@@ -509,7 +543,12 @@ std::vector<Item> join_cut_pieces(const std::vector<std::string_view>& raw) {
     const bool spec_key = eq != std::string_view::npos && key.rfind("easypp_", 0) != 0;
     const bool predictor = spec_key && epp_is_spec_key(key.c_str()) != 0;
     const bool policy = spec_key && policy_key(key);
-    if (takes == Takes::predictor_keys ? predictor : takes == Takes::policy_keys && policy) {
+    // Slurm's flags are bare too (bf_continue); an easypp_ word is reported on its own.
+    const bool bare = eq == std::string_view::npos && !key.empty() &&
+                      key.rfind("easypp_", 0) != 0 && !slurm_word(key);
+    if (takes == Takes::predictor_keys ? predictor || bare
+        : takes == Takes::policy_keys  ? policy || bare
+                                       : false) {
       std::string& cut = items[owner].cut;
       cut += (cut.empty() ? "" : ",") + std::string(text);
       continue;

@@ -108,7 +108,8 @@ struct ParsedConfig {
 
 // Parses Slurm's comma-separated SchedulerParameters. Keys not starting with `easypp_`
 // belong to Slurm and are ignored, but for a key of a predictor spec or a policy
-// (metric=, depth=): a spec given with commas was cut there, so it is an error, and the
+// (metric=, depth=), or a bare word that is none of Slurm's flags or keys right after
+// such a spec (mq:60,3600): a spec given with commas was cut there, so it is an error, and the
 // easypp_predictor, easypp_policy or easypp_partition_policy entry it was cut off falls
 // back to its default with it (one error line); easypp_ keys are case-insensitive like Slurm's, and so
 // are the words of a fixed vocabulary (on, avg, ...), not policy or predictor specs. A bad

@@ -557,6 +557,78 @@ TEST(PluginConfig, ASpecKeyOnItsOwnIsAnError) {
   EXPECT_EQ(p.config.predictor_spec(), "learned");  // not cut: depth is no predictor key
 }
 
+// A bare word (no '=') after a policy or spec that is none of Slurm's flags or keys is cut
+// off it too: mq's queue limits given as a comma list (mq:60,3600 for mq:60:3600, or
+// limits=60,3600 for limits=60/3600) leave a number alone. Same treatment: one error
+// naming both, and the default.
+TEST(PluginConfig, ABareWordCutOffAPolicyIsOneErrorAndTheDefault) {
+  const std::vector<std::string> policies = {"easy", "easy++", "easy-sjbf", "mq"};
+  const ParsedConfig p =
+      parse_scheduler_parameters("easypp_policy=mq:60,3600,easypp_interval=7", policies);
+  ASSERT_EQ(1u, p.errors.size());
+  EXPECT_EQ(p.errors[0],
+            "SchedulerParameters easypp_policy=mq:60: 3600 looks like a part of this value cut "
+            "off at a comma; separate a policy's keys with ':' (it is ignored, and so is this "
+            "value); using default easy++");
+  EXPECT_EQ(p.config.policy, "easy++");
+  EXPECT_EQ(p.config.interval, 7);  // the items after it are read as ever
+
+  const ParsedConfig two =
+      parse_scheduler_parameters("easypp_policy=mq:limits=60,3600,86400", policies);
+  ASSERT_EQ(1u, two.errors.size());
+  EXPECT_NE(two.errors[0].find("easypp_policy=mq:limits=60: 3600,86400 look like parts of this "
+                               "value cut off at commas"),
+            std::string::npos)
+      << two.errors[0];
+  EXPECT_EQ(two.config.policy, "easy++");
+
+  const ParsedConfig whole = parse_scheduler_parameters("easypp_policy=mq:60:3600", policies);
+  EXPECT_TRUE(whole.errors.empty()) << whole.errors.front();
+  EXPECT_EQ(whole.config.policy, "mq:60:3600");
+
+  // A predictor spec likewise.
+  const ParsedConfig spec = parse("easypp_predictor=history:window=3,5");
+  ASSERT_EQ(1u, spec.errors.size());
+  EXPECT_EQ(spec.errors[0],
+            "SchedulerParameters easypp_predictor=history:window=3: 5 looks like a part of this "
+            "value cut off at a comma; separate a spec's keys with ';' (it is ignored, and so is "
+            "this value); using default the policy's own predictor");
+  EXPECT_EQ(spec.config.predictor_spec(), "");
+
+  // A partition's entries separated by a comma: the entry before it is the cut one.
+  const ParsedConfig part = parse("easypp_partition_policy=a:easy;b:easy++,c:easy-sjbf");
+  ASSERT_EQ(1u, part.errors.size());
+  EXPECT_EQ(part.errors[0],
+            "SchedulerParameters easypp_partition_policy=a:easy;b:easy++: c:easy-sjbf looks like "
+            "a part of this value cut off at a comma; separate a policy's keys with ':', "
+            "entries with ';' (it is ignored, and so is this value); entry 'b:easy++' skipped, "
+            "partition b uses easypp_policy");
+  EXPECT_EQ(part.config.partition_policy, (std::map<std::string, std::string>{{"a", "easy"}}));
+}
+
+// Slurm's own flags are bare words too (bf_continue, salloc_wait_nodes, Ignore_NUMA, in any
+// case): after a policy or spec they are Slurm's, not pieces of it; and a bare word that is
+// not Slurm's but follows no policy or spec is left to Slurm, which tolerates unknown words.
+TEST(PluginConfig, SlurmsFlagsAndBareWordsElsewhereAreNoPieces) {
+  const ParsedConfig p = parse(
+      "easypp_policy=easy++:depth=2,bf_continue,easypp_predictor=learned,salloc_wait_nodes,"
+      "Ignore_NUMA,easypp_partition_policy=a:easy,assoc_limit_stop,defer");
+  EXPECT_TRUE(p.errors.empty()) << p.errors.front();
+  EXPECT_EQ(p.config.policy, "easy++:depth=2");
+  EXPECT_EQ(p.config.predictor_spec(), "learned");
+  EXPECT_EQ(p.config.partition_policy, (std::map<std::string, std::string>{{"a", "easy"}}));
+  EXPECT_TRUE(p.config.assoc_limit_stop);
+  // A Slurm key's name given bare (no value) is Slurm's too, not a policy's.
+  const ParsedConfig key = parse("easypp_policy=easy,sched_interval");
+  EXPECT_TRUE(key.errors.empty()) << key.errors.front();
+  EXPECT_EQ(key.config.policy, "easy");
+
+  const ParsedConfig elsewhere =
+      parse("some_future_flag,3600,easypp_interval=7,another_flag,sched_interval=30,60");
+  EXPECT_TRUE(elsewhere.errors.empty()) << elsewhere.errors.front();
+  EXPECT_EQ(elsewhere.config.interval, 7);
+}
+
 // The second of a key given twice is ignored, its cut parts with it.
 TEST(PluginConfig, ACutSpecGivenTwiceIsIgnoredWithItsParts) {
   const ParsedConfig p =
