@@ -137,14 +137,28 @@ int epp_save(const epp_predictor* p, const char* path, char* err, size_t errlen)
 }
 
 int epp_load(epp_predictor* p, const char* path, char* err, size_t errlen) {
+  return epp_load_with_flags(p, path, 0, err, errlen);
+}
+
+int epp_load_with_flags(epp_predictor* p, const char* path, unsigned flags, char* err, size_t errlen) {
   if (p == nullptr || path == nullptr) {
     easypp::predictor::set_error(err, errlen, "epp_load: no predictor or path");
     return EPP_LOAD_ERROR;
   }
+  const unsigned unknown_flags = flags & ~static_cast<unsigned>(EPP_LOAD_READ_ONLY);
+  const auto mode = (flags & EPP_LOAD_READ_ONLY) != 0 ? easypp::predictor::LoadMode::ReadOnly
+                                                      : easypp::predictor::LoadMode::Recover;
   try {
+    // A flag of a later interface is refused, not ignored: it may ask to leave files alone.
+    if (unknown_flags != 0) {
+      easypp::predictor::set_error(err, errlen,
+                                   std::string(path) + ": epp_load_with_flags: unknown flags " +
+                                       std::to_string(unknown_flags) + "; nothing loaded");
+      return EPP_LOAD_ERROR;
+    }
     std::lock_guard lock(p->mu);
     std::string error;
-    auto outcome = easypp::predictor::load_state(p->model, path, error);
+    auto outcome = easypp::predictor::load_state(p->model, path, error, mode);
     // What this load kept replaces what was kept before (of this file or another); a kept
     // file it read, or found gone, under any name, is no longer kept.
     if (outcome.newer) {

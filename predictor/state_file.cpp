@@ -559,8 +559,9 @@ std::string unreadable(std::string& error) {
 }
 }  // namespace
 
-LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error) {
-  remove_stale_temporaries(path);
+LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error, LoadMode mode) {
+  const bool read_only = mode == LoadMode::ReadOnly;
+  if (!read_only) remove_stale_temporaries(path);
   Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) {
     if (errno == ENOENT) {
@@ -603,6 +604,13 @@ LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string
   }
   // Reads "PATH:LINE:COLUMN: corrupt state: not valid JSON (...)" for a syntax error.
   error = path + where + ": corrupt state: " + why;
+  if (read_only) {
+    // An inspection must not move the file it inspects (an admin looking at the plugin's
+    // file would take it from the plugin); kept, so a save of this handle does not
+    // replace it unread either.
+    error += "; left in place, unchanged (read-only load)";
+    return {EPP_LOAD_CORRUPT, "was corrupt at the last load, which left it in place", this_file};
+  }
   std::string aside = set_aside(path, error);
   if (!aside.empty()) error += "; set aside as " + aside;
   error += "; starting empty (rebuild it from accounting records)";

@@ -50,9 +50,9 @@ struct KeptFile {
 struct LoadOutcome {
   int result = 0;             // an epp_load_result
   // The file is there but was not loaded and must not be overwritten: a newer easypp's
-  // (`newer`), or one that could not be read (an I/O error, no permission): `kept` says
-  // why, and `kept_file` is which file, when it could be told (so another spelling of its
-  // path does not overwrite it either).
+  // (`newer`), one that could not be read (an I/O error, no permission), or a corrupt one
+  // a read-only load left in place: `kept` says why, and `kept_file` is which file, when
+  // it could be told (so another spelling of its path does not overwrite it either).
   std::string kept;
   std::optional<FileIdentity> kept_file;
   bool newer = false;
@@ -66,12 +66,20 @@ struct LoadOutcome {
 bool newer_state_at(const std::string& path, std::string& why);
 inline constexpr const char* kHoldsNewerState = "holds a newer easypp's state";
 
+// How a load may treat the files it finds. Recover: a driver's load, which cleans up
+// (sets a corrupt file aside, removes stale temporaries). ReadOnly: an inspection
+// (easypp-predict show/stats on the plugin's file), which renames, writes, creates and
+// removes nothing: a corrupt file is reported and left where and as it is.
+enum class LoadMode { Recover, ReadOnly };
+
 // Reads PATH (O_NOFOLLOW; refused if owned by another user). A corrupt file (bad JSON,
-// another format, bad values) is renamed PATH.corrupt-YYYYmmddTHHMMSS (UTC) and gives
-// EPP_LOAD_CORRUPT; a file of a newer schema is left in place and gives EPP_LOAD_ERROR.
-// Also removes temporary files of saves killed midway (PATH.tmp-XXXXXX of ours, older
-// than kStaleTemporarySeconds).
-LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error);
+// another format, bad values) gives EPP_LOAD_CORRUPT; under Recover it is renamed
+// PATH.corrupt-YYYYmmddTHHMMSS (UTC), under ReadOnly it stays and is kept (LoadOutcome:
+// this handle's saves do not replace it unread). A file of a newer schema is left in
+// place and gives EPP_LOAD_ERROR. Recover also removes temporary files of saves killed
+// midway (PATH.tmp-XXXXXX of ours, older than kStaleTemporarySeconds).
+LoadOutcome load_state(RuntimeModel& model, const std::string& path, std::string& error,
+                       LoadMode mode = LoadMode::Recover);
 
 inline constexpr long kStaleTemporarySeconds = 600;
 

@@ -115,13 +115,25 @@ EPP_API int epp_learn(epp_predictor *p, const epp_job *job, int64_t start, int64
 enum epp_load_result {
   EPP_LOAD_OK = 0,
   EPP_LOAD_MISSING = 1,  /* no file: start empty */
-  EPP_LOAD_CORRUPT = 2,  /* set aside as NAME.corrupt-TIMESTAMP; start empty, rebuild */
+  EPP_LOAD_CORRUPT = 2,  /* set aside as NAME.corrupt-TIMESTAMP (not with
+                            EPP_LOAD_READ_ONLY, below); start empty, rebuild */
   EPP_LOAD_ERROR = 3     /* could not read (permissions, symlink, another user's file, a
                             newer schema, after which this handle's saves replace no file
                             of a newer schema, whatever its path): message in err */
 };
 EPP_API int epp_save(const epp_predictor *p, const char *path, char *err, size_t errlen);
 EPP_API int epp_load(epp_predictor *p, const char *path, char *err, size_t errlen);
+/* epp_load with flags (interface 5); flags 0 is epp_load. With EPP_LOAD_READ_ONLY, for
+ * inspecting a file another process owns (easypp-predict show/stats on the plugin's file),
+ * the load renames, writes, creates and removes no file: a corrupt file gives
+ * EPP_LOAD_CORRUPT with err naming it and what is wrong, and stays where and as it was
+ * (this handle's epp_save then refuses to replace it, as a file it could not read, until a
+ * load reads it or finds none); a save killed midway leaves its PATH.tmp-XXXXXX. Other
+ * results as epp_load. An unknown flag gives EPP_LOAD_ERROR and loads nothing. */
+enum epp_load_flag {
+  EPP_LOAD_READ_ONLY = 1
+};
+EPP_API int epp_load_with_flags(epp_predictor *p, const char *path, unsigned flags, char *err, size_t errlen);
 /* `to` takes `from`'s history as an epp_save + epp_load round trip through one file would
  * give it (for `to`'s spec), in memory: a driver replacing its predictor (a reconfigure)
  * keeps what was learnt even when saving fails. `to` also takes `from`'s refusal to

@@ -48,6 +48,10 @@ class StateFileDir : public ::testing::Test {
   }
   int save(epp_predictor* p) { return epp_save(p, path_.c_str(), err_, sizeof err_); }
   int load(epp_predictor* p) { return epp_load(p, path_.c_str(), err_, sizeof err_); }
+  // An inspection's load (easypp-predict show/stats): changes no file.
+  int load_read_only(epp_predictor* p) {
+    return epp_load_with_flags(p, path_.c_str(), EPP_LOAD_READ_ONLY, err_, sizeof err_);
+  }
 
   std::filesystem::path dir_;
   std::string path_;

@@ -271,5 +271,102 @@ TEST_F(CorruptState, AbsurdAccuracySum) {
                  "users[0]: accuracy_sum/accuracy_count: expected");
 }
 
+// easypp-predict show and stats inspect the plugin's file: a read-only load of a corrupt
+// file names it and what is wrong, and leaves it where and as it was, with nothing beside
+// it; that handle's save does not replace it unread; a load that may repair (the plugin's,
+// import's) still sets it aside.
+class CorruptStateReadOnly : public StateFile {
+ protected:
+  static ino_t inode_of(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+  }
+  void expect_left_in_place(const std::string& text, const std::string& reason) {
+    write(text);
+    const ino_t inode = inode_of(path_);
+    auto p = make_predictor("");
+    teach(p.get(), 99, 1, 100, 10, 5000);  // history before the load is kept
+    EXPECT_EQ(load_read_only(p.get()), EPP_LOAD_CORRUPT);
+    const std::string err = err_;
+    EXPECT_EQ(err.rfind(path_, 0), 0u) << err;
+    EXPECT_NE(err.find("corrupt state: "), std::string::npos) << err;
+    EXPECT_NE(err.find(reason), std::string::npos) << err;
+    EXPECT_NE(err.find("; left in place, unchanged (read-only load)"), std::string::npos) << err;
+    EXPECT_EQ(err.find("set aside"), std::string::npos) << err;
+    EXPECT_EQ(err.find('\n'), std::string::npos);
+    EXPECT_EQ(epp_predictor_users(p.get()), 1u);
+    EXPECT_EQ(read(path_), text);
+    EXPECT_EQ(inode_of(path_), inode);
+    EXPECT_TRUE(others().empty());
+    EXPECT_EQ(save(p.get()), -1);
+    EXPECT_NE(std::string(err_).find(path_ + ": was corrupt at the last load, which left it in place; not overwriting"),
+              std::string::npos)
+        << err_;
+    EXPECT_EQ(read(path_), text);
+    EXPECT_EQ(inode_of(path_), inode);
+    EXPECT_TRUE(others().empty());
+    EXPECT_EQ(load(p.get()), EPP_LOAD_CORRUPT);
+    EXPECT_NE(std::string(err_).find("set aside as " + path_ + ".corrupt-"), std::string::npos) << err_;
+    EXPECT_FALSE(fs::exists(path_));
+    const auto rest = others();
+    ASSERT_EQ(rest.size(), 1u);
+    EXPECT_EQ(read((dir_ / rest[0]).string()), text);
+    EXPECT_EQ(save(p.get()), 0) << err_;  // set aside: no longer kept
+  }
+};
+
+TEST_F(CorruptStateReadOnly, TruncatedFile) {
+  auto a = make_predictor("");
+  teach(a.get(), 1, 7, 3600, 900, 10000);
+  ASSERT_EQ(epp_save(a.get(), path_.c_str(), err_, sizeof err_), 0);
+  std::string whole = read(path_);
+  expect_left_in_place(whole.substr(0, whole.size() / 2), "not valid JSON");
+}
+
+TEST_F(CorruptStateReadOnly, Garbage) { expect_left_in_place("\x01\x02garbage{", "not valid JSON"); }
+
+TEST_F(CorruptStateReadOnly, EmptyFile) { expect_left_in_place("", "not valid JSON"); }
+
+TEST_F(CorruptStateReadOnly, WrongSchemaVersion) {
+  expect_left_in_place(R"({"format":"easypp-predictor-state","schema":0,"spec":"","users":[]})",
+                       "schema=0: unsupported schema version (this library reads 1-2)");
+}
+
+TEST_F(CorruptStateReadOnly, BadRunNamesItsPlace) {
+  expect_left_in_place(R"({"format":"easypp-predictor-state","schema":1,"spec":"","users":[)"
+                       R"({"uid":7,"accuracy_sum":0.5,"accuracy_count":1,"seen":[1],"recent":[[1,2,3,4]]}]})",
+                       "users[0].recent[0]: expected [job_id, submit, end, estimate, runtime]");
+}
+
+// A good file loads as with epp_load (nothing kept: the handle saves over it), and a
+// missing one is not created.
+TEST_F(StateFile, ReadOnlyLoadOfAGoodOrMissingFile) {
+  auto p = make_predictor("");
+  EXPECT_EQ(load_read_only(p.get()), EPP_LOAD_MISSING);
+  EXPECT_TRUE(fs::is_empty(dir_));
+  teach(p.get(), 1, 7, 3600, 900, 10000);
+  teach(p.get(), 2, 8, 3600, 300, 11000);
+  ASSERT_EQ(save(p.get()), 0) << err_;
+  const std::string saved = read(path_);
+  auto q = make_predictor("");
+  ASSERT_EQ(load_read_only(q.get()), EPP_LOAD_OK) << err_;
+  EXPECT_EQ(epp_predictor_users(q.get()), 2u);
+  EXPECT_EQ(predict(q.get(), 7, 3600), predict(p.get(), 7, 3600));
+  EXPECT_EQ(read(path_), saved);
+  EXPECT_TRUE(others().empty());
+  EXPECT_EQ(save(q.get()), 0) << err_;
+}
+
+// Flags of a later interface are refused, not ignored, and nothing is loaded or touched.
+TEST_F(StateFile, UnknownLoadFlagsAreRefused) {
+  write("{\"trunc");
+  auto p = make_predictor("");
+  EXPECT_EQ(epp_load_with_flags(p.get(), path_.c_str(), EPP_LOAD_READ_ONLY | 2u, err_, sizeof err_),
+            EPP_LOAD_ERROR);
+  EXPECT_EQ(std::string(err_), path_ + ": epp_load_with_flags: unknown flags 2; nothing loaded");
+  EXPECT_EQ(read(path_), "{\"trunc");
+  EXPECT_TRUE(others().empty());
+}
+
 }  // namespace
 }  // namespace easypp::test

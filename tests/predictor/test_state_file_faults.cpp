@@ -165,6 +165,17 @@ TEST_F(StateFileFaults, FreshTemporaryIsLeftAlone) {
   EXPECT_EQ(others().size(), 2u);
 }
 
+// An inspection's load removes nothing, not even a stale temporary of ours.
+TEST_F(StateFileFaults, ReadOnlyLoadLeavesAStaleTemporary) {
+  std::ofstream(dir_ / "state.json.tmp-AbCdEf") << "{";
+  fs::last_write_time(dir_ / "state.json.tmp-AbCdEf", fs::file_time_type::clock::now() - std::chrono::hours(1));
+  auto p = make_predictor("");
+  EXPECT_EQ(load_read_only(p.get()), EPP_LOAD_MISSING);
+  EXPECT_EQ(others(), std::vector<std::string>{"state.json.tmp-AbCdEf"});
+  EXPECT_EQ(load(p.get()), EPP_LOAD_MISSING);  // a driver's load still cleans up
+  EXPECT_TRUE(others().empty());
+}
+
 // A full disk, without root: a file size limit makes write() fail (EFBIG) midway.
 TEST_F(StateFileFaults, WriteFailingMidwayKeepsThePreviousFile) {
   auto p = make_predictor("");
