@@ -98,10 +98,16 @@ void require_state(const Options& o) {
   if (o.state.empty()) throw UsageError("--state FILE is required");
 }
 
-// Loads the state; a corrupt file is reported and set aside by the library.
-int load(epp_predictor* p, const std::string& path, bool must_exist) {
+// How a command loads the state: import may repair it (a corrupt file is set aside by the
+// library, then rebuilt); show and stats only inspect, and must leave the file where and as
+// it is (it may be the plugin's, whose history a moved file would lose).
+enum class StateUse { Import, Inspect };
+
+// Loads the state; a corrupt file is reported (and, for an import, set aside).
+int load(epp_predictor* p, const std::string& path, StateUse use) {
+  const bool must_exist = use == StateUse::Inspect;
   char err[1024] = "";
-  int rc = epp_load(p, path.c_str(), err, sizeof err);
+  int rc = epp_load_with_flags(p, path.c_str(), use == StateUse::Inspect ? EPP_LOAD_READ_ONLY : 0, err, sizeof err);
   if (rc == EPP_LOAD_CORRUPT) std::cerr << "easypp-predict: " << err << "\n";
   if (rc == EPP_LOAD_ERROR || (must_exist && rc != EPP_LOAD_OK)) {
     if (rc != EPP_LOAD_CORRUPT) std::cerr << "easypp-predict: " << err << "\n";
@@ -168,7 +174,7 @@ int cmd_import(const Options& o) {
     std::cerr << "easypp-predict: " << e.what() << "\n";
     return kSource;
   }
-  if (int rc = load(p.get(), o.state, false); rc != kOk) return rc;
+  if (int rc = load(p.get(), o.state, StateUse::Import); rc != kOk) return rc;
   // End order builds the history as a live feed would; ids break ties.
   std::stable_sort(records.begin(), records.end(), [](const epp_record& a, const epp_record& b) {
     return std::tie(a.end, a.job.job_id) < std::tie(b.end, b.job.job_id);
@@ -211,7 +217,7 @@ int cmd_show(const Options& o) {
   if (o.user.empty()) throw UsageError("show needs a USER (name or uid)");
   std::uint32_t uid = resolve_user(o.user);
   PredictorHandle p = state_predictor(o, "show");
-  if (int rc = load(p.get(), o.state, true); rc != kOk) return rc;
+  if (int rc = load(p.get(), o.state, StateUse::Inspect); rc != kOk) return rc;
   epp_run runs[64];
   std::size_t n = std::min<std::size_t>(epp_user_runs(p.get(), uid, runs, 64), 64);
   double mean = 0;
@@ -238,7 +244,7 @@ int cmd_show(const Options& o) {
 int cmd_stats(const Options& o) {
   require_state(o);
   PredictorHandle p = state_predictor(o, "stats");
-  if (int rc = load(p.get(), o.state, true); rc != kOk) return rc;
+  if (int rc = load(p.get(), o.state, StateUse::Inspect); rc != kOk) return rc;
   PredictionStats s = kept_run_stats(p.get(), epp_predictor_spec(p.get()));
   auto pct = [&](std::size_t k) { return s.runs ? 100.0 * static_cast<double>(k) / static_cast<double>(s.runs) : 0.0; };
   std::printf("state %s: %zu users, %zu runs kept (each predicted from the kept runs before it)\n",

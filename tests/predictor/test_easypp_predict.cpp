@@ -354,6 +354,43 @@ TEST_F(EasyppPredict, UnreadableSourceLeavesACorruptStateInPlace) {
   EXPECT_EQ(names, (std::vector<std::string>{"state.json", "stderr", "stdout"}));
 }
 
+// show and stats inspect (often the plugin's file, as root): a corrupt state is reported,
+// exit status 3, and stays where and as it was, nothing beside it; import still sets it
+// aside and rebuilds it.
+TEST_F(EasyppPredict, ShowAndStatsLeaveACorruptStateWhereAndAsItWas) {
+  file("state.json", "{\"trunc");
+  const auto names = [&] {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (const std::string& command : {"stats --state " + state_, "show --state " + state_ + " 7"}) {
+    CliResult r = run(command);
+    EXPECT_EQ(r.status, 3) << command << ": " << r.out << r.err;
+    // One line: the file, where and what is wrong (jansson's words), that it is left alone.
+    EXPECT_EQ(r.err.rfind("easypp-predict: " + state_ + ":1:", 0), 0u) << command << ": " << r.err;
+    EXPECT_NE(r.err.find(": corrupt state: not valid JSON ("), std::string::npos) << command << ": " << r.err;
+    const std::string tail = "; left in place, unchanged (read-only load)\n";
+    EXPECT_TRUE(r.err.size() > tail.size() && r.err.compare(r.err.size() - tail.size(), tail.size(), tail) == 0)
+        << command << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << command << ": " << r.err;
+    EXPECT_EQ(r.out, "") << command;
+    EXPECT_EQ(slurp(state_), "{\"trunc") << command;
+    EXPECT_EQ(names(), (std::vector<std::string>{"state.json", "stderr", "stdout"})) << command;
+  }
+  std::string swf = file("tiny.swf", kTinySwf);
+  CliResult r = run("import --state " + state_ + " --swf " + swf);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("set aside as " + state_ + ".corrupt-"), std::string::npos) << r.err;
+  const auto after = names();
+  const auto aside = std::find_if(after.begin(), after.end(),
+                                  [](const std::string& n) { return n.rfind("state.json.corrupt-", 0) == 0; });
+  ASSERT_NE(aside, after.end());
+  EXPECT_EQ(slurp((dir_ / *aside).string()), "{\"trunc");
+  EXPECT_NE(slurp(state_), "{\"trunc");
+}
+
 TEST_F(EasyppPredict, UsageErrorsExitOne) {
   EXPECT_EQ(run("").status, 1);
   EXPECT_EQ(run("frobnicate").status, 1);
