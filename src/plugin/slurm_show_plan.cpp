@@ -89,26 +89,31 @@ void show_plan(const ClusterPlan& plan, const std::vector<std::vector<Reservatio
   where = "limits";
   for (const LimitWait& w : limit_waits)
     show(find_job_record(w.job), w.shown, nullptr, "refused for a limit, shown to start at");
-  // Starts squeue was told of that moved, came or went.
+  // Starts squeue was told of that moved, came or went. Once someone else moved the
+  // stamp, squeue may hold any start (it may have fetched one cleared by build_job_queue):
+  // every start shown or told is told again.
+  if (last_job_update != told.stamp && (!shown.empty() || !told.start.empty())) changed = true;
   std::unordered_map<std::uint32_t, time_t> now_told;
   for (job_record_t* job : shown) {
     if (now_told.count(job->job_id)) continue;
     const auto before = told.start.find(job->job_id);
     if (before == told.start.end() ||
-        std::abs(job->start_time - before->second) >= ToldStarts::kToldSlack) {
+        std::abs(job->start_time - before->second) >= ToldStarts::kToldSlack)
       changed = true;
-      now_told[job->job_id] = job->start_time;
-    } else {
-      now_told[job->job_id] = before->second;  // still what squeue was told
-    }
+    now_told[job->job_id] = before == told.start.end() ? job->start_time : before->second;
   }
   for (const auto& [id, start] : told.start) {
     if (now_told.count(id)) continue;
     const job_record_t* job = find_job_record(id);
     if (job && IS_JOB_PENDING(job) && job->start_time != start) changed = true;
   }
+  if (changed) {
+    // squeue fetches every job again: it will hold each start as it is now.
+    for (job_record_t* job : shown) now_told[job->job_id] = job->start_time;
+    last_job_update = std::max(last_job_update, now);  // never back
+  }
   told.start = std::move(now_told);
-  if (changed) last_job_update = std::max(last_job_update, now);  // never back
+  told.stamp = last_job_update;
 }
 
 }  // namespace easypp::plugin

@@ -32,11 +32,15 @@ struct LimitWait {
 // start must move the job stamp, as stock backfill does when it moves a start later. A
 // move counts from kToldSlack seconds on: a start planned behind a job the plan starts
 // but select_nodes refuses creeps a second a second, and moving the stamp for each would
-// make the next pass, and the next, a second apart. So a shown start is at most that
-// stale, and exact whenever anything else moves the stamp.
+// make the next pass, and the next, a second apart. What squeue holds is only known while
+// no one else moved the stamp: after another change it may have fetched any start between
+// passes (one moved by less than the slack, or none: build_job_queue clears them), so the
+// next pass moves the stamp for every start it shows. A shown start is thus at most
+// kToldSlack stale, and exact after any other change to a job.
 struct ToldStarts {
   static constexpr time_t kToldSlack = 60;
   std::unordered_map<std::uint32_t, time_t> start;
+  time_t stamp = 0;  // last_job_update as show_plan left it
 };
 
 // The nodes of an allocation as a Slurm node bitmap (caller frees). Node indices past the
@@ -58,7 +62,8 @@ std::string group_name(const GroupPlan& group, const ClusterModel& model);
 //   reason moves last_job_update.
 // - last_job_update also moves when a start shown differs from the one `told` holds by
 //   ToldStarts::kToldSlack or more, is shown for the first time, or is no longer shown on
-//   a job still pending; `told` then holds this pass's starts (the ones it counted).
+//   a job still pending, and for any start shown or told once someone else moved it
+//   since `told.stamp`; `told` then holds the starts squeue will fetch.
 // Copies of an array's meta record (planned ids past 32 bits) show no reservation or
 // forecast: the meta record shows the earliest (a copy refused for a limit is in
 // `limit_waits` under the meta record's id). `trace`: one log line per start shown.

@@ -3005,10 +3005,11 @@ TEST_F(ShowPlan, MovedStartsMoveTheJobStampOnce) {
   auto pass = [&](time_t now, const ClusterPlan& p,
                   const std::vector<std::vector<Reservation>>& f) {
     head->start_time = next->start_time = 0;  // as build_job_queue clears them
-    last_job_update = 0;
+    const time_t before = last_job_update;
     show_plan(p, f, {}, model_, queued({1, 2}), told_, now, false);
-    return last_job_update;
+    return last_job_update == before ? 0 : last_job_update;  // 0: not moved
   };
+  last_job_update = kNow - 100;
   EXPECT_EQ(pass(kNow, plan, forecast), kNow) << "shown for the first time";
   EXPECT_EQ(told_.start.at(1), kNow + 600);
   EXPECT_EQ(told_.start.at(2), kNow + 900);
@@ -3031,6 +3032,37 @@ TEST_F(ShowPlan, MovedStartsMoveTheJobStampOnce) {
   EXPECT_EQ(pass(kNow + 60, one_group({{2, true}}, Decision{}), {{}}), 0)
       << "a job no longer pending is not a start squeue lost";
   EXPECT_TRUE(told_.start.empty());
+}
+
+// Once someone else moved the job stamp, squeue may have fetched any start: one that had
+// crept by less than the slack (then up to twice the slack off by the next creep), or none
+// at all (build_job_queue cleared it while the pass planned without the locks). The next
+// pass moves the stamp for every start it shows, so squeue fetches them as they are; with
+// no other change it does not.
+TEST_F(ShowPlan, AfterAnotherChangeEveryShownStartIsToldAgain) {
+  job_record_t* head = pending(1, 8, 60);
+  auto pass = [&](time_t now, Time start) {
+    head->start_time = 0;  // as build_job_queue clears it
+    Decision d;
+    d.reservations = {at(1, start, {1})};
+    const time_t before = last_job_update;
+    show_plan(one_group({{1, true}}, d), {}, {}, model_, queued({1}), told_, now, false);
+    return last_job_update == before ? 0 : last_job_update;  // 0: not moved
+  };
+  last_job_update = kNow - 100;
+  EXPECT_EQ(pass(kNow, kNow + 600), kNow);
+  EXPECT_EQ(pass(kNow + 10, kNow + 659), 0) << "59 s later: within the slack";
+  EXPECT_EQ(told_.start.at(1), kNow + 600);
+  last_job_update = kNow + 15;  // another job changed: squeue fetched kNow + 659
+  EXPECT_EQ(pass(kNow + 20, kNow + 541), kNow + 20)
+      << "59 s before what it was told, but 118 s before what squeue fetched";
+  EXPECT_EQ(told_.start.at(1), kNow + 541) << "what squeue fetches now";
+  EXPECT_EQ(pass(kNow + 30, kNow + 560), 0) << "19 s from what it holds";
+  last_job_update = kNow + 35;  // another change while the start was cleared: N/A fetched
+  EXPECT_EQ(pass(kNow + 40, kNow + 541), kNow + 40) << "the same start is told again";
+  EXPECT_EQ(told_.start.at(1), kNow + 541);
+  EXPECT_EQ(told_.stamp, kNow + 40);
+  EXPECT_EQ(pass(kNow + 50, kNow + 541), 0) << "no other change: nothing to tell";
 }
 
 // The nodes of an allocation as Slurm's bitmap; a node past the table is skipped.
