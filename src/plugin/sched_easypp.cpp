@@ -520,13 +520,14 @@ class Scheduler {
       }
       if (snap.waiting.empty() && !planner_->plans_empty_queue()) {
         // Every job left was refused for a limit earlier in the pass (the queue build
-        // cleared their starts): show when they may start all the same.
-        if (!limit_waits.empty()) {
+        // cleared their starts): show when they may start all the same. With none, a
+        // start squeue was told of may still have gone from a pending job.
+        if (!limit_waits.empty() || !told_starts_.start.empty()) {
           locks.take();
           if (stopping()) return;
           locks.step("show");
-          show_plan(ClusterPlan{}, {}, limit_waits, ClusterModel{}, where, told_starts_, time(nullptr),
-                    trace);
+          show_plan(ClusterPlan{}, {}, limit_waits, ClusterModel{}, where, told_starts_,
+                    time(nullptr), trace);
           locks.release();
         }
         break;
