@@ -36,8 +36,11 @@ kill "$iterating"; wait "$iterating" 2>/dev/null || true
 shown=$(sed -n "s/^$y //p" "$iterated" | tail -n 1)
 [ -n "$shown" ] || fail "squeue -i showed no start for JobId=$y: $(head -c 600 "$iterated")"
 [ -n "$fresh" ] || fail "squeue --start shows no start for JobId=$y"
-assert_eq "$fresh" "$(slurm_epoch "$shown")" "the start squeue -i last showed for JobId=$y (a fresh squeue --start shows $(date -d "@$fresh" +%T))"
-note "ok: squeue -i saw JobId=$y's start move with the correction ($(grep -c "^$y " "$iterated") answers)"
+# A planned start may creep by up to the plugin's 60-s slack without squeue -i being told;
+# the correction moves it by far more (without the stamp moved, ~170 s early).
+off=$(( fresh - $(slurm_epoch "$shown") ))
+[ "${off#-}" -lt 60 ] || fail "squeue -i last showed JobId=$y starting at $shown, ${off}s before what a fresh squeue --start shows ($(date -d "@$fresh" +%T))"
+note "ok: squeue -i saw JobId=$y's start move with the correction (${off}s off, $(grep -c "^$y " "$iterated") answers)"
 wait_state "$x" COMPLETED 90
 assert_eq "00:03:00" "$(job_field "$x" TimeLimit)" "TimeLimit after the run"
 run=$(( $(date -d "$(job_field "$x" EndTime)" +%s) - $(date -d "$(job_field "$x" StartTime)" +%s) ))
