@@ -34,13 +34,19 @@ calls() { wc -l < "$fake/calls"; }
 build() {   # EXPECTED-CALLS WHAT -- configure args...
   local want=$1 what=$2
   shift 3
-  (configure_build b "$@") >/dev/null 2>&1 || fail "$what: configure_build failed"
+  (configure_build b "$@") >"$fake/out" 2>&1 || fail "$what: configure_build failed"
   assert_eq "$want" "$(calls)" "configure calls after $what"
+}
+said() {   # REASON: the last configure_build logged why it configured
+  grep -qxF "quickstart: b: $1; configuring it" "$fake/out" ||
+    fail "configure_build did not say '$1': $(cat "$fake/out")"
 }
 
 build 1 "the first build" -- --enable-werror --with-slurm-source=/src/22.05.8
+said "not configured yet"
 build 1 "the same arguments again" -- --enable-werror --with-slurm-source=/src/22.05.8
 build 2 "another Slurm source tree" -- --enable-werror --with-slurm-source=/other/22.05.8
+said "configure arguments changed"
 build 2 "those arguments again" -- --enable-werror --with-slurm-source=/other/22.05.8
 build 3 "an argument with a space" -- --enable-werror "--with-slurm-source=/a b"
 build 3 "it again" -- --enable-werror "--with-slurm-source=/a b"
@@ -54,11 +60,13 @@ fi
 assert_eq 5 "$(calls)" "configure calls after a failed configure"
 [ ! -e b/.easypp-configure-args ] || fail "a failed configure left a record: $(cat b/.easypp-configure-args)"
 build 6 "the arguments before the failed configure" -- --enable-werror
+said "no record of its configure arguments"
 build 6 "them again" -- --enable-werror
 
 # The existing rule: ./configure newer than the Makefile (a new bootstrap) configures.
 touch "$fake/configure"
 build 7 "a newer ./configure" -- --enable-werror
+said "./configure is newer than its Makefile"
 build 7 "nothing new" -- --enable-werror
 
 # A tree configured before the record existed: its config.status --config is adopted when
