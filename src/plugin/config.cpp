@@ -73,8 +73,8 @@ std::string ignored_backfill_key(std::string_view item) {
       {"bf_resolution", "none: plans in seconds"},
       {"bf_yield_interval", "use easypp_yield_interval"},
       {"bf_yield_sleep", "use easypp_yield_sleep"},
-      {"bf_continue", "none: a pass goes on after yielding its locks unless partitions or "
-                      "the configuration changed"},
+      {"bf_continue", "none: a pass goes on after yielding its locks unless partitions, "
+                      "reservations or the configuration changed"},
       // Stock backfill refuses to start with it (fatal: no longer supported).
       {"max_job_bf", "stock's old bf_max_job_test; use easypp_max_job_test"},
       {"time_min_as_soft_limit", "none: a job with --time-min is planned on it, and its "

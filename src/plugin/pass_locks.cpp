@@ -51,6 +51,7 @@ Yield PassLocks::poll(long interval_usec) {
     return Yield::none;
   const time_t job = stamp(last_job_update), node = stamp(last_node_update);
   const time_t part = stamp(last_part_update), config = slurm_conf.last_update;
+  const time_t resv = stamp(last_resv_update);
   release();
   const int calm = std::max(rules_.max_rpc_cnt / 10, 20);
   do {
@@ -62,11 +63,13 @@ Yield PassLocks::poll(long interval_usec) {
   take();
   ++yields_;
   if (stamp(last_job_update) != job || stamp(last_node_update) != node ||
-      stamp(last_part_update) != part)
+      stamp(last_part_update) != part || stamp(last_resv_update) != resv)
     others_changed_ = true;
   // Partition records may have been freed (and the node table rebuilt by a reconfigure):
-  // pointers into them cannot be found again by id, so the pass stops.
-  if (stopping() || stamp(last_part_update) != part || slurm_conf.last_update != config)
+  // pointers into them cannot be found again by id, so the pass stops; so it does when
+  // reservations changed (records freed, nodes taken), as stock backfill's yield does.
+  if (stopping() || stamp(last_part_update) != part || stamp(last_resv_update) != resv ||
+      slurm_conf.last_update != config)
     return Yield::abandon;
   return Yield::yielded;
 }

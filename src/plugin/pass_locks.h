@@ -58,8 +58,8 @@ class PassLocks {
   }
   long slept_usec() const { return slept_usec_; }
   int yields() const { return yields_; }
-  // Jobs, nodes or partitions changed by others while the locks were given back (since
-  // the last call): what the pass read may miss it, so another pass must follow.
+  // Jobs, nodes, partitions or reservations changed by others while the locks were given
+  // back (since the last call): what the pass read may miss it, so another pass must follow.
   bool others_changed() {
     const bool c = others_changed_;
     others_changed_ = false;

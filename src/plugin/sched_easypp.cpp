@@ -97,7 +97,8 @@ class Scheduler {
   bool changed() const {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
-           load_stamp(last_part_update) != seen_part_ || reconfig_ || save_due() || bootstrap_due() ||
+           load_stamp(last_part_update) != seen_part_ ||
+           load_stamp(last_resv_update) != seen_resv_ || reconfig_ || save_due() || bootstrap_due() ||
            bootstrap_query_.answered() || deferred_ || (recheck_ && time(nullptr) > seen_at_);
   }
 
@@ -393,12 +394,15 @@ class Scheduler {
   }
 
   // Slurm's change stamps, to tell whether anything changed while the plan was made.
+  // Reservations too, as stock backfill's: a reservation made, changed or ended moves
+  // last_resv_update only, and changes which nodes a plan may use.
   struct Stamps {
-    time_t job = 0, node = 0, part = 0;
+    time_t job = 0, node = 0, part = 0, resv = 0;
     bool operator==(const Stamps&) const = default;
   };
   static Stamps stamps_now() {
-    return {load_stamp(last_job_update), load_stamp(last_node_update), load_stamp(last_part_update)};
+    return {load_stamp(last_job_update), load_stamp(last_node_update),
+            load_stamp(last_part_update), load_stamp(last_resv_update)};
   }
 
   static bool stopping() {
@@ -458,7 +462,8 @@ class Scheduler {
     const CarryOutRules rules{config_.max_starts, config_.assoc_limit_stop,
                               config_.requeue_partitions};
     Stamps read_at, seen;
-    time_t part_read = 0, config_read = 0;  // when the cluster was read (the last round)
+    // When the cluster was read (the last round).
+    time_t part_read = 0, resv_read = 0, config_read = 0;
     PassLocks locks(YieldRules{config_.yield_interval_usec, config_.yield_sleep_usec,
                                config_.max_rpc_cnt});
     const YieldPoint yield = locks.point();
@@ -515,6 +520,7 @@ class Scheduler {
         read_at = locks.others_changed() ? read_from : stamps_now();
         if (round == 0) seen = read_at;
         part_read = load_stamp(last_part_update);
+        resv_read = load_stamp(last_resv_update);
         config_read = slurm_conf.last_update;
         locks.release();
       }
@@ -543,12 +549,16 @@ class Scheduler {
       {
         locks.take();
         if (stopping()) return;
-        // Partitions changed or slurmctld reconfigured while we planned: the plan's
-        // partitions and node indices may no longer be Slurm's (a 22.05 reconfigure
-        // rebuilds the node table), so nothing is started, as stock backfill gives up its
-        // cycle then. The stamps seen stay old: another pass follows.
-        if (load_stamp(last_part_update) != part_read || slurm_conf.last_update != config_read) {
-          if (trace) info("sched/easypp: partitions or configuration changed while planning; pass abandoned");
+        // Partitions or reservations changed, or slurmctld reconfigured, while we
+        // planned: the plan's partitions and node indices may no longer be Slurm's (a
+        // 22.05 reconfigure rebuilds the node table), or its reservations may no longer
+        // hold, so nothing is started, as stock backfill gives up its cycle then. The
+        // stamps seen stay old: another pass follows.
+        if (load_stamp(last_part_update) != part_read ||
+            load_stamp(last_resv_update) != resv_read || slurm_conf.last_update != config_read) {
+          if (trace)
+            info("sched/easypp: partitions, reservations or configuration changed while "
+                 "planning; pass abandoned");
           return;
         }
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
@@ -582,10 +592,11 @@ class Scheduler {
     seen_job_ = seen.job;
     seen_node_ = seen.node;
     seen_part_ = seen.part;
+    seen_resv_ = seen.resv;
     // Stamps count whole seconds: a change later in the second a stamp already shows
     // would not move it, so look once more when that second is over.
     seen_at_ = time(nullptr);
-    recheck_ = std::max({seen.job, seen.node, seen.part}) >= seen_at_;
+    recheck_ = std::max({seen.job, seen.node, seen.part, seen.resv}) >= seen_at_;
     debug("sched/easypp: pass %u: %d queued in %d partitions (%d not runnable for limits or "
           "licences), %d started (%d backfilled), %d refused by select_nodes, %d finished jobs "
           "learnt, %u usec, longest lock hold %ld usec (in %s; queue built in %ld usec, sorted in %ld usec), %d yields "
@@ -675,7 +686,7 @@ class Scheduler {
   time_t last_save_ = 0;
   bool dirty_ = false;
   std::string save_error_;  // the last save's error, logged once
-  time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0;
+  time_t seen_job_ = 0, seen_node_ = 0, seen_part_ = 0, seen_resv_ = 0;
   ToldStarts told_starts_;  // what squeue -i was last told (show_plan)
   time_t seen_at_ = 0;    // when the stamps above were taken
   bool recheck_ = false;  // one of them was of that very second

@@ -50,7 +50,8 @@ TEST(PluginConfig, SlurmKeysAreIgnored) {
   EXPECT_EQ(p.ignored,
             (std::vector<std::string>{"bf_interval=30 (use easypp_interval)",
                                       "bf_continue (none: a pass goes on after yielding its "
-                                      "locks unless partitions or the configuration changed)"}));
+                                      "locks unless partitions, reservations or the "
+                                      "configuration changed)"}));
 }
 
 // Lock yielding: the plugin's own keys (stock's 2 s / 0.5 s defaults would hold the locks
@@ -104,8 +105,8 @@ TEST(PluginConfig, MinimumAgeAndPriorityToReserve) {
   EXPECT_EQ(p.config.min_age_reserve, 600);
   EXPECT_EQ(p.config.min_prio_reserve, 4294967295LL);
   EXPECT_EQ(p.ignored, (std::vector<std::string>{"bf_continue (none: a pass goes on after "
-                                                 "yielding its locks unless partitions or the "
-                                                 "configuration changed)"}));
+                                                 "yielding its locks unless partitions, "
+                                                 "reservations or the configuration changed)"}));
   const ParsedConfig bad = parse("bf_min_age_reserve=2592001,bf_min_prio_reserve=0");
   ASSERT_EQ(bad.errors.size(), 2u);
   EXPECT_EQ(bad.config.min_age_reserve, 0);
