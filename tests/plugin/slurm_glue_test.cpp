@@ -17,6 +17,7 @@
 #include <map>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "plugin/slurm_carry_out.h"
 #include "plugin/slurm_handles.h"
 #include "plugin/slurm_job_queue.h"
+#include "plugin/slurm_planned_nodes.h"
 #include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_show_plan.h"
 #include "plugin/slurm_snapshot.h"
@@ -2819,6 +2821,135 @@ TEST_F(CarryOut, MaxStartsAndJobsNoLongerStartable) {
   EXPECT_FALSE(run(rules));
   ASSERT_EQ(g_select_calls.size(), 1u) << "2 is not pending, 3 not runnable, 4 not queued";
   EXPECT_EQ(g_select_calls[0].job, 5u);
+}
+
+// --- planned nodes: the plan's node indices still name the nodes it was made on -------
+
+// Dynamic nodes (scontrol create/delete node) while the pass plans without the locks:
+// delete_node_record empties a node's slot, add_node_record takes the first empty one.
+class PlannedNodes : public CarryOut {
+ protected:
+  void SetUp() override {
+    CarryOut::SetUp();
+    static char n0[] = "n0", n1[] = "n1", n2[] = "n2";
+    char* names[] = {n0, n1, n2};
+    for (int i = 0; i < 3; ++i) node_record_table_ptr[i]->name = names[i];
+    snap_ = read_cluster({}, kNow);
+  }
+
+  // scontrol delete node: its slot empty.
+  void delete_node(int index) { node_ptrs_[static_cast<std::size_t>(index)] = nullptr; }
+  // scontrol delete node, then create node `name`: the new node takes the empty slot.
+  void replace_node(int index, const char* name) {
+    auto n = std::make_unique<node_record_t>();
+    *n = node_record_t{};
+    n->index = index;
+    n->name = const_cast<char*>(name);
+    n->cpus = n->cpus_efctv = 4;
+    node_ptrs_[static_cast<std::size_t>(index)] = n.get();
+    node_objs_.push_back(std::move(n));
+  }
+
+  // Carries the plan out as run_pass does: every yield checks the planned nodes, and
+  // `meanwhile` runs during the yield before start number `at` (from 1).
+  bool run_checked(int at, const std::function<void()>& meanwhile, bool& stopped,
+                   std::optional<std::string>& moved) {
+    read_ = nodes_as_read(snap_, plan_node_indices(plan_, {}));
+    int yields = 0;
+    const YieldPoint yield = [&] {
+      if (++yields == at) meanwhile();
+      return Yield::yielded;
+    };
+    return carry_out(plan_, model_, snap_, where_, {}, not_runnable_, blocked_, limit_waits_,
+                     false, counts_, abandon_if_moved(yield, read_, &moved), stopped);
+  }
+  NodesAsRead read_;
+};
+
+// Every node the plan uses, once: starts, reservations shown and planned with (double
+// booking), and the start forecasts.
+TEST_F(PlannedNodes, IndicesOfStartsReservationsAndForecasts) {
+  plan({{1, 2, false}}, {{2, 0, kNow + 60}, {3, 2, kNow + 120}});
+  plan_.groups[0].decision.planned_reservations.push_back(placed(2, 4, kNow + 30));
+  Reservation unplaced;
+  unplaced.job = 5;
+  plan_.groups[0].decision.reservations.push_back(unplaced);
+  const std::vector<std::vector<Reservation>> forecasts{{placed(4, 7, kNow + 600)}, {}};
+  EXPECT_EQ(plan_node_indices(plan_, forecasts), (std::vector<std::uint32_t>{0, 2, 4, 7}));
+  const NodesAsRead read = nodes_as_read(snap_, {0, 2, 7});
+  ASSERT_EQ(read.size(), 3u);
+  EXPECT_EQ(read[0], (std::pair<std::uint32_t, std::string>{0, "n0"}));
+  EXPECT_EQ(read[1].second, "n2");
+  EXPECT_EQ(read[2].second, "") << "past the table read: no node";
+}
+
+// A planned node deleted since the read (its slot empty) stops the pass: moved_node names
+// it before carrying out; a node the plan does not use may go.
+TEST_F(PlannedNodes, DeletedNodeStopsThePass) {
+  plan({{1, 0, false}}, {{2, 1, kNow + 60}});
+  const NodesAsRead read = nodes_as_read(snap_, plan_node_indices(plan_, {}));
+  delete_node(2);
+  EXPECT_EQ(moved_node(read), std::optional<std::string>()) << "n2 is in no plan";
+  delete_node(1);
+  EXPECT_EQ(moved_node(read), std::optional<std::string>("n1")) << "n1 holds job 2's reservation";
+}
+
+// A planned node replaced since the read (deleted, and another node created in its slot)
+// stops the pass too; so does a table now shorter than the index.
+TEST_F(PlannedNodes, ReplacedNodeStopsThePass) {
+  plan({{1, 0, false}, {2, 2, false}});
+  const NodesAsRead read = nodes_as_read(snap_, plan_node_indices(plan_, {}));
+  replace_node(2, "new");
+  EXPECT_EQ(moved_node(read), std::optional<std::string>("n2"));
+  replace_node(2, "n2");
+  EXPECT_EQ(moved_node(read), std::optional<std::string>()) << "created again under its name: the same node";
+  node_record_count = 2;
+  EXPECT_EQ(moved_node(read), std::optional<std::string>("n2"));
+}
+
+// An unchanged node table (or changes to nodes the plan does not use) lets the pass
+// carry its plan out: every yield between starts checks, none abandons.
+TEST_F(PlannedNodes, UnchangedTableStartsEverything) {
+  job_record_t* a = waiting(1);
+  job_record_t* b = waiting(2);
+  plan({{1, 0, false}, {2, 1, false}});
+  bool stopped = false;
+  std::optional<std::string> moved;
+  EXPECT_FALSE(run_checked(2, [&] { delete_node(2); }, stopped, moved));
+  EXPECT_FALSE(stopped);
+  EXPECT_EQ(moved, std::optional<std::string>());
+  EXPECT_EQ(a->job_state, JOB_RUNNING);
+  EXPECT_EQ(b->job_state, JOB_RUNNING);
+  EXPECT_EQ(moved_node(read_), std::optional<std::string>()) << "before showing";
+}
+
+// A planned node deleted during a yield between starts: the next start is not tried, the
+// pass stops (as run_pass carries out) and names the node.
+TEST_F(PlannedNodes, NodeDeletedDuringACarryOutYieldStopsIt) {
+  job_record_t* a = waiting(1);
+  job_record_t* b = waiting(2);
+  plan({{1, 0, false}, {2, 1, false}});
+  bool stopped = false;
+  std::optional<std::string> moved;
+  EXPECT_FALSE(run_checked(2, [&] { delete_node(1); }, stopped, moved));
+  EXPECT_TRUE(stopped);
+  EXPECT_EQ(moved, std::optional<std::string>("n1"));
+  EXPECT_EQ(a->job_state, JOB_RUNNING);
+  EXPECT_EQ(b->job_state, JOB_PENDING);
+  ASSERT_EQ(g_select_calls.size(), 1u);
+}
+
+// Replaced during a yield: the same, even before the first start.
+TEST_F(PlannedNodes, NodeReplacedDuringACarryOutYieldStopsIt) {
+  job_record_t* a = waiting(1);
+  plan({{1, 0, false}});
+  bool stopped = false;
+  std::optional<std::string> moved;
+  EXPECT_FALSE(run_checked(1, [&] { replace_node(0, "other"); }, stopped, moved));
+  EXPECT_TRUE(stopped);
+  EXPECT_EQ(moved, std::optional<std::string>("n0"));
+  EXPECT_EQ(a->job_state, JOB_PENDING);
+  EXPECT_TRUE(g_select_calls.empty());
 }
 
 // --- show_plan: what squeue --start and squeue's reason read ------------------------
