@@ -31,6 +31,7 @@
 #include "plugin/slurm_api.h"
 #include "plugin/slurm_carry_out.h"
 #include "plugin/slurm_handles.h"
+#include "plugin/slurm_planned_nodes.h"
 #include "plugin/slurm_qos_block.h"
 #include "plugin/slurm_show_plan.h"
 #include "plugin/slurm_snapshot.h"
@@ -98,8 +99,9 @@ class Scheduler {
     return load_stamp(last_job_update) != seen_job_ ||
            load_stamp(last_node_update) != seen_node_ ||
            load_stamp(last_part_update) != seen_part_ ||
-           load_stamp(last_resv_update) != seen_resv_ || reconfig_ || save_due() || bootstrap_due() ||
-           bootstrap_query_.answered() || deferred_ || (recheck_ && time(nullptr) > seen_at_);
+           load_stamp(last_resv_update) != seen_resv_ || reconfig_ || save_due() ||
+           bootstrap_due() || bootstrap_query_.answered() || deferred_ || nodes_moved_ ||
+           (recheck_ && time(nullptr) > seen_at_);
   }
 
   void pass() {
@@ -426,7 +428,11 @@ class Scheduler {
   // dropped from the queue (no longer pending after its id is looked up again), and any
   // change by others sets off another pass at once. Partition or configuration changes
   // during a yield invalidate partition pointers and node indices: the pass stops there.
+  // So does a node the plan uses deleted or replaced (dynamic nodes: its index then names
+  // no node, or another one), checked before starting, after every yield between starts
+  // and before showing.
   void run_pass() {
+    nodes_moved_ = false;
     struct timeval t0;
     gettimeofday(&t0, nullptr);
     const time_t now = time(nullptr);
@@ -544,6 +550,9 @@ class Scheduler {
       // placed), before the locks: show_plan only writes them where squeue reads them.
       std::vector<std::vector<Reservation>> forecasts;
       for (const GroupPlan& group : plan.groups) forecasts.push_back(planner_->forecast_starts(group));
+      // The nodes the plan uses, by the names read: checked again under the locks.
+      const NodesAsRead planned_nodes = nodes_as_read(snap, plan_node_indices(plan, forecasts));
+      std::optional<std::string> moved;  // a planned node found deleted or replaced
       wake_at_ = plan.wake_at;
       bool again = false;
       {
@@ -561,6 +570,11 @@ class Scheduler {
                  "planning; pass abandoned");
           return;
         }
+        // A node the plan uses deleted or replaced while we planned: the same.
+        if ((moved = moved_node(planned_nodes))) {
+          give_up_for_moved_node(*moved, trace);
+          return;
+        }
         const bool quiet = stamps_now() == read_at && !locks.others_changed();
         bool stopped = false;
         locks.step("start");
@@ -568,11 +582,20 @@ class Scheduler {
         for (const std::string& note : plan.notes) log_once(note);
         for (const std::string& line : plan.errors) log_once_error(line);
         again = carry_out(plan, model, snap, where, rules, not_runnable, blocked, limit_waits,
-                          trace, counts.starts, yield, stopped);
+                          trace, counts.starts, abandon_if_moved(yield, planned_nodes, &moved),
+                          stopped);
+        if (moved) {  // a yield between starts found it
+          give_up_for_moved_node(*moved, trace);
+          return;
+        }
         if (stopped) return;
         if (!again || round + 1 == kRounds) {
           locks.step("show");
           if (locks.poll(config_.yield_interval_usec / 4) == Yield::abandon) return;
+          if ((moved = moved_node(planned_nodes))) {
+            give_up_for_moved_node(*moved, trace);
+            return;
+          }
           // At the time of showing, not the pass's start (before it planned without the
           // locks): no start shown in the past, no job stamp moved back.
           show_plan(plan, forecasts, limit_waits, model, where, told_starts_, time(nullptr), trace);
@@ -607,6 +630,15 @@ class Scheduler {
           slurmctld_diag_stats.bf_cycle_last, counts.longest_hold_usec, locks.longest_hold_steps().c_str(), counts.build_usec,
           counts.sort_usec, counts.yields,
           counts.slept_usec);
+  }
+
+  // A pass given up because a node its plan uses was deleted or replaced (run_pass):
+  // nothing more is started or shown. The stamps seen stay old, and another pass is owed
+  // in any case (deleting a node need not move a stamp).
+  void give_up_for_moved_node(const std::string& node, bool trace) {
+    nodes_moved_ = true;
+    if (trace)
+      info("sched/easypp: planned node %s was deleted or replaced; pass abandoned", node.c_str());
   }
 
   // The queued jobs planned: those of partitions that schedule, less the ones found not
@@ -693,6 +725,7 @@ class Scheduler {
   std::unordered_set<std::string> logged_;  // lines logged once per slurmctld run
   std::optional<time_t> wake_at_;  // the last plan's wake_at
   bool deferred_ = false;          // the last pass was put off (run_pass): one is owed
+  bool nodes_moved_ = false;  // the last pass was given up for a planned node moved: one is owed
   std::optional<OwedBootstrap> owed_bootstrap_;  // ask_slurmdbd, bootstrap_answered
   int asked_days_ = 0;                           // the window of the query last started
   BootstrapWorker bootstrap_query_;               // its query, on its own thread
